@@ -1,0 +1,1 @@
+"""The hrc conformance kit: golden cases, adapter protocol, runner, reports."""

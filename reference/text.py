@@ -1,0 +1,124 @@
+"""Text primitives every stage shares: the portability rules of spec/portability.md (TEXT-*).
+
+Pure functions; the P∪S table is loaded from spec/data/punct_symbol.json, never from the
+runtime's Unicode database, so every port gets the same answer.
+"""
+
+from __future__ import annotations
+
+import bisect
+import unicodedata
+from collections.abc import Sequence
+from functools import cache
+
+from reference.data import SpecDataError, load_json
+
+# TEXT-1: deleted before anything else.
+ZERO_WIDTH = frozenset("\u200b\u200c\u200d\u2060\ufeff")
+
+# TEXT-4: Unicode White_Space, exactly these 25 code points.
+WHITESPACE = frozenset(
+    "\t\n\x0b\x0c\r \x85\xa0\u1680"
+    "\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008\u2009\u200a"
+    "\u2028\u2029\u202f\u205f\u3000"
+)
+
+
+def is_control(ch: str) -> bool:
+    """TEXT-2: C0 and C1 controls (U+0000–U+001F, U+007F–U+009F)."""
+    cp = ord(ch)
+    return cp <= 0x1F or 0x7F <= cp <= 0x9F
+
+
+def strip_zero_width(text: str) -> str:
+    """TEXT-1: delete U+200B, U+200C, U+200D, U+2060 and U+FEFF."""
+    return "".join(ch for ch in text if ch not in ZERO_WIDTH)
+
+
+def controls_to_space(text: str) -> str:
+    """TEXT-2: every control character that is not whitespace becomes U+0020."""
+    return "".join(" " if (is_control(ch) and ch not in WHITESPACE) else ch for ch in text)
+
+
+def nfc(text: str) -> str:
+    """TEXT-3: Unicode Normalization Form C."""
+    return unicodedata.normalize("NFC", text)
+
+
+def lowercase(text: str) -> str:
+    """TEXT-5: full default lowercasing without locale (SpecialCasing + Final_Sigma)."""
+    return text.lower()
+
+
+def split_whitespace(text: str) -> list[str]:
+    """TEXT-4: split on runs of White_Space; empty pieces are dropped."""
+    out: list[str] = []
+    cur: list[str] = []
+    for ch in text:
+        if ch in WHITESPACE:
+            if cur:
+                out.append("".join(cur))
+                cur = []
+        else:
+            cur.append(ch)
+    if cur:
+        out.append("".join(cur))
+    return out
+
+
+def normalise(text: str) -> str:
+    """TEXT-1..4 in order: zero-width deletion, controls to space, NFC, whitespace collapse.
+
+    Case is kept: the query DSL needs to see upper-case operators.
+    """
+    return " ".join(split_whitespace(nfc(controls_to_space(strip_zero_width(text)))))
+
+
+def fold(text: str) -> str:
+    """normalise() then lowercase(): the form intent regexes and sanitisation read (TEXT-5)."""
+    return lowercase(normalise(text))
+
+
+@cache
+def _punct_symbol_ranges() -> tuple[tuple[int, ...], tuple[int, ...]]:
+    doc = load_json("punct_symbol.json")
+    try:
+        ranges = [(int(a), int(b)) for a, b in doc["ranges"]]
+    except (KeyError, TypeError, ValueError) as exc:
+        raise SpecDataError(f"punct_symbol.json is malformed: {exc}") from exc
+    if not ranges:
+        raise SpecDataError("punct_symbol.json has no ranges")
+    return tuple(a for a, _ in ranges), tuple(b for _, b in ranges)
+
+
+def is_punct_symbol(ch: str) -> bool:
+    """TEXT-6: membership in the shipped P∪S table (Unicode 14.0), not the runtime's tables."""
+    starts, ends = _punct_symbol_ranges()
+    cp = ord(ch)
+    i = bisect.bisect_right(starts, cp) - 1
+    return i >= 0 and cp <= ends[i]
+
+
+def punct_symbol_to_space(text: str) -> str:
+    """TEXT-6: every P∪S code point becomes U+0020."""
+    return "".join(" " if is_punct_symbol(ch) else ch for ch in text)
+
+
+def words(text: str) -> list[str]:
+    """TEXT-7: fold, replace P∪S with spaces, split on whitespace. Used by sanitise and trigrams."""
+    return split_whitespace(punct_symbol_to_space(fold(text)))
+
+
+def length(text: str) -> int:
+    """TEXT-8: length in Unicode code points (Python str is a code point sequence)."""
+    return len(text)
+
+
+def codepoint_key(text: str) -> tuple[int, ...]:
+    """TEXT-9: sort key comparing strings by code point (equal to UTF-8 byte order)."""
+    return tuple(ord(ch) for ch in text)
+
+
+def sort_codepoint(items: Sequence[str]) -> list[str]:
+    """TEXT-9: strings sorted ascending by code point."""
+    return sorted(items, key=codepoint_key)

@@ -1,0 +1,67 @@
+"""Value types shared by every stage: candidates, hits and errors (spec/operations.md)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+
+@dataclass(frozen=True)
+class Candidate:
+    """A retrievable chunk as a leg returns it (spec/operations.md, `candidate`)."""
+
+    id: str
+    path: str
+    title: str = ""
+    summary: str = ""
+    content: str = ""
+    metadata: Mapping[str, str] = field(default_factory=dict)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "id": self.id,
+            "path": self.path,
+            "title": self.title,
+            "summary": self.summary,
+            "content": self.content,
+            "metadata": dict(self.metadata),
+        }
+
+
+class InvalidInput(ValueError):
+    """The input breaks a MUST of the spec (error kind `invalid_input`, OP-2)."""
+
+    kind = "invalid_input"
+
+
+class IndexError_(RuntimeError):
+    """A backend failed (error kind `index_error`, OP-2)."""
+
+    kind = "index_error"
+
+
+def candidate_from_json(obj: Mapping[str, Any]) -> Candidate:
+    """Build a Candidate from its JSON form, rejecting missing or non-string fields."""
+    if not isinstance(obj, Mapping):
+        raise InvalidInput(f"candidate must be an object, got {type(obj).__name__}")
+    cid = obj.get("id")
+    path = obj.get("path")
+    if not isinstance(cid, str) or cid == "":
+        raise InvalidInput(f"candidate id must be a non-empty string, got {cid!r}")
+    if not isinstance(path, str):
+        raise InvalidInput(f"candidate {cid!r}: path must be a string, got {path!r}")
+    texts: dict[str, str] = {}
+    for name in ("title", "summary", "content"):
+        value = obj.get(name, "")
+        if value is None:
+            value = ""
+        if not isinstance(value, str):
+            raise InvalidInput(f"candidate {cid!r}: {name} must be a string")
+        texts[name] = value
+    meta = obj.get("metadata") or {}
+    if not isinstance(meta, Mapping) or not all(
+        isinstance(k, str) and isinstance(v, str) for k, v in meta.items()
+    ):
+        raise InvalidInput(f"candidate {cid!r}: metadata must be an object of strings")
+    return Candidate(id=cid, path=path, metadata=dict(meta), **texts)
