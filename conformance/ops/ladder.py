@@ -1,0 +1,72 @@
+"""Reference handlers of the ladder and trigram operations (spec/operations.md; LADDER, TRI)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from conformance.ops import JSON, operation
+from reference import text, trigram
+from reference.types import Candidate, InvalidInput, candidate_from_json
+
+DEFAULT_CANDIDATE_K = 60
+
+
+def _string(inp: JSON, name: str) -> str:
+    value: Any = inp.get(name)
+    if not isinstance(value, str):
+        raise InvalidInput(f"{name} must be a string")
+    return value
+
+
+def _strings(inp: JSON, name: str) -> list[str]:
+    value: Any = inp.get(name)
+    if not isinstance(value, list) or not all(isinstance(s, str) for s in value):
+        raise InvalidInput(f"{name} must be a list of strings")
+    return list(value)
+
+
+def _chunks(inp: JSON) -> list[Candidate]:
+    value: Any = inp.get("chunks")
+    if not isinstance(value, list):
+        raise InvalidInput("chunks must be a list of chunk objects")
+    return [candidate_from_json(item) for item in value]
+
+
+def _candidate_k(inp: JSON) -> int:
+    value: Any = inp.get("candidateK", DEFAULT_CANDIDATE_K)
+    if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+        raise InvalidInput(f"candidateK must be an integer >= 1, got {value!r}")
+    return value
+
+
+@operation("trigrams")
+def op_trigrams(inp: JSON) -> JSON:
+    """TRI-2: the trigram set of one word, sorted by code point (TEXT-9)."""
+    return {"trigrams": text.sort_codepoint(list(trigram.trigrams(_string(inp, "word"))))}
+
+
+@operation("jaccard")
+def op_jaccard(inp: JSON) -> JSON:
+    """TRI-3, TRI-5: the exact Jaccard pair of two words and the threshold verdict."""
+    a = trigram.trigrams(_string(inp, "a"))
+    b = trigram.trigrams(_string(inp, "b"))
+    inter, union = trigram.jaccard(a, b)
+    return {"intersection": inter, "union": union, "similar": trigram.is_similar(inter, union)}
+
+
+@operation("trigram_search")
+def op_trigram_search(inp: JSON) -> JSON:
+    """TRI-1..7: fuzzy hits over the chunks' content, best first, at most candidateK."""
+    tokens = _strings(inp, "tokens")
+    chunks = _chunks(inp)
+    limit = _candidate_k(inp)
+    return {"hits": [h.to_json() for h in trigram.trigram_search(tokens, chunks, limit)]}
+
+
+@operation("strongest_term")
+def op_strongest_term(inp: JSON) -> JSON:
+    """LADDER-9: the strongest term of the parsed query, without aliases ("" when none)."""
+    from reference.ladder import strongest_of_tokens  # lazy: needs reference.query
+    from reference.query import parse
+
+    return {"term": strongest_of_tokens(parse(_string(inp, "query")).tokens)}

@@ -1,0 +1,55 @@
+"""Reference handlers of the pipeline operations `search` and `search_corpus` (spec/operations.md)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from functools import cache
+from typing import Any
+
+from conformance.ops import JSON, operation
+from reference.types import InvalidInput
+
+
+@operation("search")
+def op_search(inp: JSON) -> JSON:
+    """Run the pipeline on scripted backends built from the case's `backends` object."""
+    from reference.backends.scripted import scripted_backends_from_json
+    from reference.pipeline import Backends, search
+
+    request = inp.get("request")
+    if not isinstance(request, Mapping):
+        raise InvalidInput("search: request must be an object")
+    raw = inp.get("backends", {})
+    if not isinstance(raw, Mapping):
+        raise InvalidInput("search: backends must be an object")
+    scripted = scripted_backends_from_json(raw)
+    backends = Backends(
+        index=scripted.index,
+        embedder=scripted.embedder,
+        vectors=scripted.vectors,
+        reranker=scripted.reranker,
+    )
+    results, trace = search(request, backends)
+    return {"results": results, "trace": trace}
+
+
+@cache
+def _corpus_backends(name: str) -> Any:
+    from reference.corpus import open_corpus
+
+    return open_corpus(name)
+
+
+@operation("search_corpus")
+def op_search_corpus(inp: JSON) -> JSON:
+    """Run the pipeline on the real backends over a corpus shipped with the kit."""
+    from reference.pipeline import search
+
+    name = inp.get("corpus")
+    if not isinstance(name, str):
+        raise InvalidInput("search_corpus: corpus must be a string")
+    request = inp.get("request")
+    if not isinstance(request, Mapping):
+        raise InvalidInput("search_corpus: request must be an object")
+    results, trace = search(request, _corpus_backends(name))
+    return {"results": results, "trace": trace}

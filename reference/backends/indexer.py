@@ -1,0 +1,257 @@
+"""Directory indexer: files → documents → chunks (spec/backends.md BACKEND-13..19).
+
+Reading and chunking happen before any write, and all writes share one transaction, so an
+unreadable file leaves the index untouched (BACKEND-19). Re-indexing skips documents whose
+content hash is unchanged (BACKEND-18).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from reference.backends.sqlite_fts import SqliteIndex
+from reference.backends.vector import MemoryVectorStore
+from reference.data import kit_root
+from reference.text import WHITESPACE, normalise
+from reference.types import Candidate, IndexError_
+
+SUFFIXES = (".md", ".txt")
+CHUNK_MAX = 1000  # BACKEND-16: code points per chunk, unless one block alone is longer
+SUMMARY_MAX = 200  # BACKEND-15: code points of the summary
+BLOCK_SEPARATOR = "\n\n"
+_HEADING = re.compile(r"#{1,6}[ \t]")
+
+
+class IndexingError(IndexError_):
+    """A file could not be read or decoded; the message names the file (BACKEND-19)."""
+
+
+@dataclass(frozen=True)
+class Block:
+    """A normalised paragraph or heading line of a document (BACKEND-14)."""
+
+    text: str
+    heading: bool
+
+
+@dataclass(frozen=True)
+class Document:
+    """A parsed file: relative path, content hash, title, summary and chunks."""
+
+    path: str
+    content_hash: str
+    title: str
+    summary: str
+    chunks: tuple[Candidate, ...]
+
+
+@dataclass
+class IndexReport:
+    """What a (re)indexing run did, each list sorted by path (TEXT-9)."""
+
+    added: list[str] = field(default_factory=list)
+    updated: list[str] = field(default_factory=list)
+    unchanged: list[str] = field(default_factory=list)
+    removed: list[str] = field(default_factory=list)
+    chunks_written: int = 0
+
+    def counts(self) -> dict[str, int]:
+        """The four document counts, for printing and tests."""
+        return {
+            "added": len(self.added),
+            "updated": len(self.updated),
+            "unchanged": len(self.unchanged),
+            "removed": len(self.removed),
+        }
+
+
+def _is_blank(line: str) -> bool:
+    return all(ch in WHITESPACE for ch in line)
+
+
+def is_heading(line: str) -> bool:
+    """BACKEND-14: a line starting with 1–6 `#` and then a space or a tab."""
+    return _HEADING.match(line) is not None
+
+
+def heading_text(line: str) -> str:
+    """The normalised text of a heading line, without its leading `#` run."""
+    return normalise(line.lstrip("#"))
+
+
+def split_blocks(text: str) -> list[Block]:
+    """BACKEND-14: blank lines end a block; a heading line is a block by itself."""
+    text = text.replace("\r\n", "\n").replace("\r", "\n")
+    blocks: list[Block] = []
+    current: list[str] = []
+
+    def flush() -> None:
+        if current:
+            joined = normalise("\n".join(current))
+            if joined:
+                blocks.append(Block(joined, heading=False))
+            current.clear()
+
+    for line in text.split("\n"):
+        if _is_blank(line):
+            flush()
+        elif is_heading(line):
+            flush()
+            joined = normalise(line)
+            blocks.append(Block(joined, heading=True))
+        else:
+            current.append(line)
+    flush()
+    return blocks
+
+
+def title_of(blocks: Sequence[Block], path: str) -> str:
+    """BACKEND-15: text of the first heading with non-empty text, else the file stem."""
+    for block in blocks:
+        if block.heading:
+            title = heading_text(block.text)
+            if title:
+                return title
+    name = path.rsplit("/", 1)[-1]
+    return name.rsplit(".", 1)[0]
+
+
+def summary_of(blocks: Sequence[Block]) -> str:
+    """BACKEND-15: the first non-heading block cut to 200 code points, minus a final space."""
+    for block in blocks:
+        if not block.heading:
+            cut = block.text[:SUMMARY_MAX]
+            return cut[:-1] if cut.endswith(" ") else cut
+    return ""
+
+
+def chunk_texts(blocks: Sequence[Block]) -> list[str]:
+    """BACKEND-16: greedy packing of whole blocks, joined by a blank line, up to CHUNK_MAX."""
+    chunks: list[str] = []
+    current = ""
+    for block in blocks:
+        if not current:
+            current = block.text
+        elif len(current) + len(BLOCK_SEPARATOR) + len(block.text) <= CHUNK_MAX:
+            current = current + BLOCK_SEPARATOR + block.text
+        else:
+            chunks.append(current)
+            current = block.text
+    if current:
+        chunks.append(current)
+    return chunks
+
+
+def content_hash(data: bytes) -> str:
+    """BACKEND-18: lowercase hex SHA-256 of the file's bytes."""
+    return hashlib.sha256(data).hexdigest()
+
+
+def parse_document(path: str, data: bytes) -> Document:
+    """BACKEND-13..17: decode (strict UTF-8, one leading BOM dropped) and chunk one file."""
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise IndexingError(f"{path}: not valid UTF-8 ({exc.reason} at byte {exc.start})") from exc
+    if text.startswith("\ufeff"):
+        text = text[1:]
+    blocks = split_blocks(text)
+    title = title_of(blocks, path)
+    summary = summary_of(blocks)
+    chunks = tuple(
+        Candidate(id=f"{path}#{i}", path=path, title=title, summary=summary, content=body)
+        for i, body in enumerate(chunk_texts(blocks))
+    )
+    return Document(path, content_hash(data), title, summary, chunks)
+
+
+def list_files(root: Path) -> list[tuple[str, Path]]:
+    """BACKEND-13: (relative `/` path, file) for every *.md and *.txt, sorted by code point.
+
+    Names starting with `.` are skipped; symbolic links to directories are not followed.
+    """
+    if not root.is_dir():
+        raise IndexingError(f"{root}: not a directory")
+    found: list[tuple[str, Path]] = []
+    for dirpath, dirnames, filenames in os.walk(root, followlinks=False):
+        dirnames[:] = [d for d in dirnames if not d.startswith(".")]
+        for name in filenames:
+            if name.startswith(".") or not name.endswith(SUFFIXES):
+                continue
+            full = Path(dirpath) / name
+            rel = full.relative_to(root).as_posix()
+            found.append((rel, full))
+    found.sort(key=lambda item: item[0].encode("utf-8"))
+    return found
+
+
+def read_documents(root: Path) -> list[Document]:
+    """Read and parse every file under root; any unreadable file raises IndexingError."""
+    docs: list[Document] = []
+    for rel, full in list_files(root):
+        try:
+            data = full.read_bytes()
+        except OSError as exc:
+            raise IndexingError(f"{rel}: cannot read ({exc.strerror or exc})") from exc
+        docs.append(parse_document(rel, data))
+    return docs
+
+
+def index_directory(
+    root: Path, index: SqliteIndex, vectors: MemoryVectorStore | None = None
+) -> IndexReport:
+    """Index root into `index` (and `vectors`, if given) incrementally (BACKEND-13..19).
+
+    Every file is read first; the writes then run in one transaction. The vector store is
+    updated only after the index has committed.
+    """
+    docs = read_documents(Path(root))
+    known = index.document_hashes()
+    report = IndexReport()
+    changed: list[Document] = []
+    with index.transaction():
+        for doc in docs:
+            old = known.get(doc.path)
+            if old == doc.content_hash:
+                report.unchanged.append(doc.path)
+                continue
+            (report.added if old is None else report.updated).append(doc.path)
+            index.upsert_document(doc.path, doc.chunks, doc.content_hash)
+            report.chunks_written += len(doc.chunks)
+            changed.append(doc)
+        present = {doc.path for doc in docs}
+        for path in sorted(known, key=lambda p: p.encode("utf-8")):
+            if path not in present:
+                index.remove_document(path)
+                report.removed.append(path)
+    if vectors is not None:
+        for doc in changed:
+            vectors.upsert_document(doc.path, doc.chunks)
+        for path in report.removed:
+            vectors.remove_document(path)
+    return report
+
+
+def corpus_dir(name: str) -> Path:
+    """Directory of a corpus shipped with the kit (`corpus/<name>`, e.g. `demo`)."""
+    if not name or "/" in name or name.startswith("."):
+        raise IndexingError(f"bad corpus name {name!r}")
+    path = kit_root() / "corpus" / name
+    if not path.is_dir():
+        raise IndexingError(f"corpus {name!r} not found at {path}")
+    return path
+
+
+def open_corpus(name: str) -> tuple[SqliteIndex, MemoryVectorStore]:
+    """An in-memory index and hash-embedder vector store over a shipped corpus (search_corpus)."""
+    from reference.backends.embedder import HashEmbedder
+
+    index = SqliteIndex(":memory:")
+    vectors = MemoryVectorStore(HashEmbedder())
+    index_directory(corpus_dir(name), index, vectors)
+    return index, vectors

@@ -1,0 +1,207 @@
+"""The BM25 leg with its zero-hit retry ladder (spec/ladder.md, LADDER-*).
+
+`plan_ladder` derives every rung's expression from the query alone; `run_bm25_leg` walks the
+rungs in their one canonical order against injected search functions, so the same plan and
+the same backend answers always give the same attempt rows in every port.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from reference.query import Token, compile_query, fts_quote, parse, sanitise
+from reference.strongest import strongest_term
+from reference.types import Candidate, IndexError_, InvalidInput
+
+INITIAL = "initial"
+STRONGEST_TERM = "strongest_term"
+FORCE_REFRESH = "force-refresh"
+REFRESHED_SANITISED = "refreshed_sanitised"
+REFRESHED_STRONGEST = "refreshed_strongest"
+TRIGRAM_FUZZY = "trigram_fuzzy"
+
+# LADDER-2: the canonical order; every trace is a prefix of it.
+RUNGS: tuple[str, ...] = (
+    INITIAL,
+    STRONGEST_TERM,
+    FORCE_REFRESH,
+    REFRESHED_SANITISED,
+    REFRESHED_STRONGEST,
+    TRIGRAM_FUZZY,
+)
+
+# LADDER-4: why a reached rung did not call its backend.
+SKIP_EMPTY = "empty"
+SKIP_DUPLICATE = "duplicate"
+SKIP_NO_OP = "no_op"
+SKIP_NO_CHUNKS = "no_chunks"
+
+Search = Callable[[str, int], list[Candidate]]
+TrigramSearch = Callable[[Sequence[str], int], list[Candidate]]
+
+_STRONGEST_KINDS = frozenset({"term", "prefix", "group"})
+
+
+@dataclass(frozen=True)
+class LadderPlan:
+    """LADDER-7..11: the expression of every searching rung, derived from the query alone."""
+
+    initial_expression: str
+    strongest_expression: str
+    sanitised_expression: str
+    refreshed_strongest_expression: str
+    trigram_tokens: tuple[str, ...]
+
+
+def strongest_of_tokens(tokens: Sequence[Token]) -> str:
+    """LADDER-9: strongest among the texts of term, prefix and alias-group tokens (no phrases)."""
+    return strongest_term([t.text for t in tokens if t.kind in _STRONGEST_KINDS])
+
+
+def _quoted(term: str) -> str:
+    """An FTS5 string for one term, or "" when there is no term (LADDER-4 `empty`)."""
+    return fts_quote(term) if term else ""
+
+
+def plan_ladder(query: str, aliases: Mapping[str, Sequence[str]] | None) -> LadderPlan:
+    """LADDER-7..11: compile the initial query and every loosened form of it."""
+    parsed = parse(query, aliases)
+    plain = sanitise(query)
+    return LadderPlan(
+        initial_expression=compile_query(parsed),
+        strongest_expression=_quoted(strongest_of_tokens(parse(query).tokens)),
+        sanitised_expression=sanitise(query, aliases).expression,
+        refreshed_strongest_expression=_quoted(strongest_term(plain.tokens)),
+        trigram_tokens=tuple(plain.tokens),
+    )
+
+
+@dataclass(frozen=True)
+class Attempt:
+    """LADDER-3: one row of the trace's `bm25.attempts`."""
+
+    rung: str
+    expression: str
+    searched: bool
+    hits: int
+    skip: str | None
+    error: dict[str, str] | None
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "rung": self.rung,
+            "expression": self.expression,
+            "searched": self.searched,
+            "hits": self.hits,
+            "skip": self.skip,
+            "error": dict(self.error) if self.error is not None else None,
+        }
+
+
+@dataclass
+class Bm25LegResult:
+    """LADDER-12..15: what the BM25 leg hands to fusion and to the trace."""
+
+    attempts: list[Attempt] = field(default_factory=list)
+    hits: list[Candidate] = field(default_factory=list)
+    used_retry: bool = False
+    winning_rung: str | None = None
+    error: dict[str, str] | None = None
+
+    def trace_json(self) -> dict[str, Any]:
+        """The `bm25` trace fields this module owns (spec/trace.md); `ran` is the pipeline's."""
+        return {
+            "attempts": [a.to_json() for a in self.attempts],
+            "usedRetry": self.used_retry,
+            "winningRung": self.winning_rung,
+            "hits": len(self.hits),
+            "error": dict(self.error) if self.error is not None else None,
+        }
+
+
+def _index_error(exc: IndexError_) -> dict[str, str]:
+    return {"kind": IndexError_.kind, "message": str(exc)}
+
+
+class _Walk:
+    """Mutable state of one walk down the ladder (LADDER-2..6)."""
+
+    def __init__(self, candidate_k: int) -> None:
+        self.k = candidate_k
+        self.rows: list[Attempt] = []
+        self.searched: set[str] = set()
+        self.hits: list[Candidate] = []
+        self.error: dict[str, str] | None = None
+
+    def skip(self, rung: str, expression: str, reason: str) -> None:
+        self.rows.append(Attempt(rung, expression, False, 0, reason, None))
+
+    def run(self, rung: str, expression: str, call: Callable[[], list[Candidate]]) -> bool:
+        """Call the backend once; True when the walk must stop (hits or an error)."""
+        try:
+            found = list(call())[: self.k]  # LADDER-13 / PIPE-4: keep at most candidateK
+        except IndexError_ as exc:
+            self.error = _index_error(exc)
+            self.rows.append(Attempt(rung, expression, True, 0, None, self.error))
+            return True
+        self.rows.append(Attempt(rung, expression, True, len(found), None, None))
+        if found:
+            self.hits = found
+            return True
+        return False
+
+    def fts(self, rung: str, expression: str, search: Search) -> bool:
+        """LADDER-4: an FTS5 rung skips when empty or already searched, else searches."""
+        if expression == "":
+            self.skip(rung, expression, SKIP_EMPTY)
+            return False
+        if expression in self.searched:
+            self.skip(rung, expression, SKIP_DUPLICATE)
+            return False
+        self.searched.add(expression)
+        return self.run(rung, expression, lambda: search(expression, self.k))
+
+
+def run_bm25_leg(
+    plan: LadderPlan,
+    search: Search,
+    trigram: TrigramSearch | None,
+    candidate_k: int,
+    run_ladder: bool,
+) -> Bm25LegResult:
+    """LADDER-1..15: the initial search and, on zero hits, the rungs in canonical order.
+
+    `search(expression, limit)` raises IndexError_ on a backend error; `trigram` is None when
+    the index cannot list its chunks. `run_ladder` is false when skipRetryLadder is set.
+    """
+    if isinstance(candidate_k, bool) or not isinstance(candidate_k, int) or candidate_k < 1:
+        raise InvalidInput(f"candidateK must be an integer >= 1, got {candidate_k!r}")
+    walk = _Walk(candidate_k)
+    stopped = walk.fts(INITIAL, plan.initial_expression, search)
+    if not stopped and run_ladder:
+        stopped = walk.fts(STRONGEST_TERM, plan.strongest_expression, search)
+        if not stopped:
+            walk.skip(FORCE_REFRESH, "", SKIP_NO_OP)
+            stopped = walk.fts(REFRESHED_SANITISED, plan.sanitised_expression, search)
+        if not stopped:
+            stopped = walk.fts(REFRESHED_STRONGEST, plan.refreshed_strongest_expression, search)
+        if not stopped:
+            tokens = tuple(plan.trigram_tokens)
+            expression = " ".join(tokens)
+            if not tokens:
+                walk.skip(TRIGRAM_FUZZY, expression, SKIP_EMPTY)
+            elif trigram is None:
+                walk.skip(TRIGRAM_FUZZY, expression, SKIP_NO_CHUNKS)
+            else:
+                search_trigram = trigram
+                walk.run(TRIGRAM_FUZZY, expression, lambda: search_trigram(tokens, candidate_k))
+    winning = walk.rows[-1].rung if walk.hits else None
+    return Bm25LegResult(
+        attempts=walk.rows,
+        hits=walk.hits,
+        used_retry=len(walk.rows) > 1,
+        winning_rung=winning,
+        error=walk.error,
+    )

@@ -1,0 +1,268 @@
+"""The search pipeline: stage order, legs, fusion, post-fusion stages (spec/pipeline.md).
+
+`search(request, backends)` returns (results, trace). Stages are the pure functions of the
+other reference modules; this module only orchestrates them and calls the backends.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from reference import SPEC_VERSION, text
+from reference.backends.protocols import Embedder, Index, Reranker, RerankEntry, VectorStore
+from reference.intent import detect, reweight
+from reference.ladder import Bm25LegResult, plan_ladder, run_bm25_leg
+from reference.modes import resolve_mode
+from reference.query import compile_query, parse
+from reference.request import Request, parse_request
+from reference.rerank import rerank_head
+from reference.rrf import Fused, RankedList, fuse
+from reference.trigram import TrigramIndex
+from reference.types import Candidate, IndexError_, InvalidInput
+from reference.unanimity import check as unanimity_check
+
+TrigramSearch = Callable[[Sequence[str], int], list[Candidate]]
+
+
+@dataclass
+class Backends:
+    """What the pipeline calls; None means "not configured" (MODE-1, MODE-2, RERANK)."""
+
+    index: Index | None = None
+    embedder: Embedder | None = None
+    vectors: VectorStore | None = None
+    reranker: Reranker | None = None
+    _trigram_cache: dict[int, TrigramIndex] = field(default_factory=dict, repr=False)
+
+    def trigram_search(self) -> TrigramSearch | None:
+        """The trigram rung's search over the index's chunk contents, or None without chunks."""
+        if self.index is None:
+            return None
+        chunks = self.index.chunks()
+        if chunks is None:
+            return None
+        key = id(chunks)
+        tri = self._trigram_cache.get(key)
+        if tri is None:
+            tri = TrigramIndex(list(chunks))
+            self._trigram_cache.clear()
+            self._trigram_cache[key] = tri
+        found = tri
+
+        def run(tokens: Sequence[str], limit: int) -> list[Candidate]:
+            return [hit.candidate for hit in found.search(tokens, limit)]
+
+        return run
+
+
+def _error(exc: BaseException) -> dict[str, str]:
+    kind = getattr(exc, "kind", "index_error")
+    return {"kind": str(kind), "message": str(exc)}
+
+
+@dataclass
+class _VectorLeg:
+    ran: bool = False
+    hits: list[Candidate] = field(default_factory=list)
+    error: dict[str, str] | None = None
+
+
+def _run_vector_leg(req: Request, backends: Backends, normalised: str) -> _VectorLeg:
+    """PIPE-4, PIPE-7: embed the normalised query, ask for candidateK hits, record errors."""
+    assert backends.embedder is not None and backends.vectors is not None
+    leg = _VectorLeg(ran=True)
+    try:
+        vector = backends.embedder.embed(normalised)
+        leg.hits = list(backends.vectors.search_vector(vector, req.candidate_k))[: req.candidate_k]
+    except IndexError_ as exc:
+        leg.error = _error(exc)
+        leg.hits = []
+    return leg
+
+
+def _run_bm25(req: Request, backends: Backends) -> Bm25LegResult:
+    if backends.index is None:
+        raise InvalidInput("the BM25 leg needs an index")
+    index = backends.index
+    plan = plan_ladder(req.query, req.aliases)
+    return run_bm25_leg(
+        plan,
+        index.search_bm25,
+        backends.trigram_search(),
+        req.candidate_k,
+        not req.skip_retry_ladder,
+    )
+
+
+def _rerank_outcome_skip(
+    req: Request, backends: Backends, fused: Sequence[Fused], unanimity_fired: bool
+) -> str | None:
+    """RERANK precedence: disabled, no_reranker, empty, unanimity; None means "run it"."""
+    if not req.rerank:
+        return "disabled"
+    if backends.reranker is None:
+        return "no_reranker"
+    if not fused:
+        return "empty"
+    if unanimity_fired:
+        return "unanimity"
+    return None
+
+
+def search(
+    request: Mapping[str, Any], backends: Backends
+) -> tuple[list[dict[str, Any]], dict[str, Any]]:
+    """PIPE-3: run every stage in order; returns (results, trace) as JSON-ready objects."""
+    started = time.perf_counter()
+    timings: dict[str, float] = {}
+    req = parse_request(request)
+
+    # 1. Query (DSL).
+    parsed = parse(req.query, req.aliases)
+    expression = compile_query(parsed)
+
+    # 2. Mode.
+    has_embedder = backends.embedder is not None and backends.vectors is not None
+    mode = resolve_mode(req.mode, has_embedder)
+    fell_back = mode.fell_back_to_bm25
+
+    # 3. BM25 leg and ladder.
+    t = time.perf_counter()
+    bm25: Bm25LegResult | None = _run_bm25(req, backends) if mode.runs_bm25 else None
+    timings["bm25Ms"] = (time.perf_counter() - t) * 1000
+
+    # 4. Vector leg.
+    t = time.perf_counter()
+    vleg = _run_vector_leg(req, backends, parsed.normalised) if mode.runs_vector else _VectorLeg()
+    timings["vectorMs"] = (time.perf_counter() - t) * 1000
+    if vleg.error is not None and mode.effective == "hybrid":
+        fell_back = True  # MODE-6
+
+    legs_ran = [x for x in ((bm25 is not None), vleg.ran) if x]
+    errored = (1 if bm25 is not None and bm25.error is not None else 0) + (
+        1 if vleg.error is not None else 0
+    )
+    if legs_ran and errored == len(legs_ran):
+        message = "; ".join(
+            e["message"] for e in (bm25.error if bm25 else None, vleg.error) if e is not None
+        )
+        raise IndexError_(f"every leg failed: {message}")
+
+    # 5. Fusion.
+    t = time.perf_counter()
+    lists: list[RankedList] = []
+    if bm25 is not None:
+        lists.append(RankedList("bm25", req.bm25_weight, tuple(bm25.hits)))
+    if vleg.ran:
+        lists.append(RankedList("vector", req.vector_weight, tuple(vleg.hits)))
+    fused = fuse(lists, req.rrf_k)
+
+    # 6. Intent reweighting.
+    intent = detect(req.query)
+    reweighted, adjustments = reweight(intent, fused)
+    timings["fusionMs"] = (time.perf_counter() - t) * 1000
+
+    # 7. Unanimity.
+    skip = _rerank_outcome_skip(req, backends, reweighted, False)
+    evaluated = skip is None and mode.effective == "hybrid"
+    agreements: int | None = None
+    fired = False
+    if evaluated:
+        assert bm25 is not None
+        verdict = unanimity_check([c.id for c in bm25.hits], [c.id for c in vleg.hits])
+        agreements, fired = verdict.agreements, verdict.fired
+        if fired:
+            skip = "unanimity"
+
+    # 8. Rerank.
+    t = time.perf_counter()
+    rerank_trace: dict[str, Any]
+    final: list[Fused]
+    scores: dict[str, float | None]
+    if skip is None:
+        assert backends.reranker is not None
+        reranker = backends.reranker
+        head = reweighted[: req.rerank_top_n]
+        entries: list[RerankEntry] | None = None
+        failure: str | None = None
+        try:
+            entries = list(reranker.rerank(req.query, [f.candidate for f in head]))
+        except Exception as exc:  # a failing reranker must never lose results (RERANK)
+            failure = str(exc) or type(exc).__name__
+        outcome = rerank_head(reweighted, req.rerank_top_n, entries, failure, reranker.name)
+        final = list(outcome.items)
+        scores = dict(outcome.rerank_scores)
+        rerank_trace = outcome.report()
+    else:
+        final = list(reweighted)
+        scores = {}
+        rerank_trace = {
+            "outcome": skip,
+            "provider": backends.reranker.name if backends.reranker is not None else None,
+            "sent": [],
+            "missing": [],
+            "invented": [],
+            "duplicates": [],
+            "error": None,
+        }
+    timings["rerankMs"] = (time.perf_counter() - t) * 1000
+
+    # 9. Truncate.
+    top = final[: req.top_k]
+    results = []
+    for item in top:
+        row = item.candidate.to_json()
+        row["score"] = item.score
+        row["rerankScore"] = scores.get(item.candidate.id)
+        results.append(row)
+
+    timings["totalMs"] = (time.perf_counter() - started) * 1000
+    trace: dict[str, Any] = {
+        "specVersion": SPEC_VERSION,
+        "request": req.to_json(),
+        "requestedMode": req.mode,
+        "effectiveMode": mode.effective,
+        "fellBackToBM25": fell_back,
+        "query": {
+            "normalised": parsed.normalised,
+            "hasOperators": parsed.has_operators,
+            "tokens": [tok.to_json() for tok in parsed.tokens],
+            "expression": expression,
+        },
+        "bm25": {
+            "ran": bm25 is not None,
+            "attempts": [a.to_json() for a in bm25.attempts] if bm25 else [],
+            "usedRetry": bm25.used_retry if bm25 else False,
+            "winningRung": bm25.winning_rung if bm25 else None,
+            "hits": len(bm25.hits) if bm25 else 0,
+            "error": bm25.error if bm25 else None,
+        },
+        "vector": {"ran": vleg.ran, "hits": len(vleg.hits), "error": vleg.error},
+        "fusion": {
+            "k": req.rrf_k,
+            "lists": [{"name": x.name, "weight": x.weight, "size": len(x.items)} for x in lists],
+            "fusedHits": len(fused),
+        },
+        "intent": {
+            "preference": intent.preference,
+            "concreteFact": intent.concrete_fact,
+            "label": intent.label,
+            "adjusted": [
+                {"id": a.id, "multiplier": a.multiplier, "rules": list(a.rules)}
+                for a in adjustments
+            ],
+        },
+        "unanimity": {"evaluated": evaluated, "agreements": agreements, "fired": fired},
+        "rerank": rerank_trace,
+        "resultIds": [r["id"] for r in results],
+        "timings": timings,
+    }
+    return results, trace
+
+
+def normalised_query(query: str) -> str:
+    """The normalised query text (TEXT-1..4), as the vector leg embeds it."""
+    return text.normalise(query)

@@ -1,0 +1,139 @@
+"""Parse a query into DSL tokens (spec/query-dsl.md DSL-1..DSL-9, DSL-13..DSL-15).
+
+One left-to-right scan over the normalised query; operators are read before lowercasing,
+aliases are looked up before stopword filtering.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from reference import text
+from reference.query.aliases import alternative_member, validate_aliases
+from reference.query.stopwords import is_stopword
+
+OPERATORS = frozenset({"AND", "OR", "NOT"})
+
+# DSL-7: deleted from bare words (never from phrases). ASCII only, on purpose.
+STRIP_SET = frozenset("*():^+\"-?!.,;/\\[]{}<>|&'$#@%=~`")
+
+QUOTE = '"'
+SPACE = " "
+
+
+@dataclass(frozen=True)
+class Token:
+    """One DSL token (DSL-15): a term, prefix, phrase, or an alias group with its members."""
+
+    kind: str
+    text: str
+    operator: str | None
+    members: tuple[Token, ...] = ()
+
+    def to_json(self) -> dict[str, Any]:
+        """DSL-15: `{kind, text, operator}`, plus `members: [{kind, text}]` for a group."""
+        out: dict[str, Any] = {"kind": self.kind, "text": self.text, "operator": self.operator}
+        if self.kind == "group":
+            out["members"] = [{"kind": m.kind, "text": m.text} for m in self.members]
+        return out
+
+
+@dataclass(frozen=True)
+class ParsedQuery:
+    """The normalised query, whether it uses operators (DSL-2), and its tokens in order."""
+
+    normalised: str
+    has_operators: bool
+    tokens: tuple[Token, ...]
+
+    def to_json(self) -> dict[str, Any]:
+        """The `parse` operation's output (spec/operations.md)."""
+        return {
+            "normalised": self.normalised,
+            "hasOperators": self.has_operators,
+            "tokens": [t.to_json() for t in self.tokens],
+        }
+
+
+def has_operators(normalised: str) -> bool:
+    """DSL-2: a `"` anywhere, or a space-separated field that is exactly AND, OR or NOT."""
+    return QUOTE in normalised or any(f in OPERATORS for f in normalised.split(SPACE))
+
+
+def expand_term(term: str, operator: str | None, table: Mapping[str, Sequence[str]]) -> Token:
+    """DSL-13, DSL-14: a term token, or its alias group when the group has two or more members.
+
+    `table` must be validated (folded keys). Members: the term, then each alternative in table
+    order, deduplicated by (kind, text).
+    """
+    alternatives = table.get(term)
+    if alternatives is None:
+        return Token("term", term, operator)
+    seen: list[tuple[str, str]] = [("term", term)]
+    for alternative in alternatives:
+        member = alternative_member(alternative)
+        if member is not None and member not in seen:
+            seen.append(member)
+    if len(seen) < 2:
+        return Token("term", term, operator)
+    members = tuple(Token(kind, txt, None) for kind, txt in seen)
+    return Token("group", term, operator, members)
+
+
+def strip_word(word: str) -> str:
+    """DSL-7: delete every strip-set character; the result is not renormalised."""
+    return "".join(ch for ch in word if ch not in STRIP_SET)
+
+
+def parse(query: str, aliases: Mapping[str, Sequence[str]] | None = None) -> ParsedQuery:
+    """DSL-1..DSL-9, DSL-13, DSL-14: normalise, scan, strip, lowercase, expand, filter."""
+    table = validate_aliases(aliases)
+    normalised = text.normalise(query)
+    filtering = not has_operators(normalised)
+    tokens: list[Token] = []
+    pending: str | None = None
+    i, n = 0, len(normalised)
+    while i < n:
+        ch = normalised[i]
+        if ch == SPACE:
+            i += 1
+            continue
+        if ch == QUOTE:
+            end = normalised.find(QUOTE, i + 1)
+            if end < 0:
+                end = n
+            phrase = text.lowercase(SPACE.join(text.split_whitespace(normalised[i + 1 : end])))
+            i = end + 1
+            if phrase:  # DSL-4: an empty phrase is dropped and the operator stays pending
+                tokens.append(Token("phrase", phrase, pending))
+                pending = None
+            continue
+        end = i
+        while end < n and normalised[end] not in (SPACE, QUOTE):
+            end += 1
+        word = normalised[i:end]
+        i = end
+        if word in OPERATORS:
+            pending = word  # DSL-5: the last operator wins
+            continue
+        prefix = word.endswith("*")
+        stripped = strip_word(word)
+        if not stripped:
+            pending = None
+            continue
+        folded = text.lowercase(stripped)
+        if prefix:
+            tokens.append(Token("prefix", folded, pending))  # DSL-9: never a stopword
+        elif folded in table:
+            tokens.append(expand_term(folded, pending, table))  # DSL-13: before filtering
+        elif filtering and is_stopword(folded):
+            pass
+        else:
+            tokens.append(Token("term", folded, pending))
+        pending = None
+    if tokens and tokens[0].operator is not None:  # DSL-5: a leading operator is dropped
+        first = tokens[0]
+        tokens[0] = Token(first.kind, first.text, None, first.members)
+    return ParsedQuery(normalised, not filtering, tuple(tokens))

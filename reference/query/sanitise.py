@@ -1,0 +1,32 @@
+"""The sanitised form of a query, read by the ladder's `refreshed_sanitised` rung (DSL-20, DSL-21).
+
+Operator characters never survive: the words of the query (TEXT-7) lose every P∪S code point,
+and AND/OR/NOT become ordinary stopwords.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+from reference import text
+from reference.query.aliases import validate_aliases
+from reference.query.compile import join_tokens
+from reference.query.parse import expand_term
+from reference.query.stopwords import is_stopword
+
+
+@dataclass(frozen=True)
+class Sanitised:
+    """DSL-20, DSL-21: the kept words (before alias expansion) and their OR expression."""
+
+    tokens: tuple[str, ...]
+    expression: str
+
+
+def sanitise(query: str, aliases: Mapping[str, Sequence[str]] | None = None) -> Sanitised:
+    """DSL-20: words minus stopwords (alias keys kept); DSL-21: terms or groups joined by OR."""
+    table = validate_aliases(aliases)
+    kept = tuple(w for w in text.words(query) if w in table or not is_stopword(w))
+    expression = join_tokens(expand_term(w, None, table) for w in kept)
+    return Sanitised(kept, expression)

@@ -1,0 +1,113 @@
+"""The search request: validation and defaults (spec/pipeline.md PIPE-1, PIPE-2)."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from reference import text
+from reference.modes import MODES
+from reference.types import InvalidInput
+
+DEFAULTS: dict[str, Any] = {
+    "mode": "auto",
+    "topK": 10,
+    "candidateK": 60,
+    "rerankTopN": 20,
+    "rrfK": 60,
+    "rerank": True,
+    "skipRetryLadder": False,
+}
+
+_KNOWN = {"query", "aliases", "weights", *DEFAULTS}
+
+
+@dataclass(frozen=True)
+class Request:
+    """A validated request with every default filled in."""
+
+    query: str
+    mode: str
+    top_k: int
+    candidate_k: int
+    rerank_top_n: int
+    rrf_k: int
+    bm25_weight: float
+    vector_weight: float
+    rerank: bool
+    skip_retry_ladder: bool
+    aliases: Mapping[str, list[str]] = field(default_factory=dict)
+
+    def to_json(self) -> dict[str, Any]:
+        """The `request` object of the trace (TRACE fields), aliases excluded."""
+        return {
+            "query": self.query,
+            "mode": self.mode,
+            "topK": self.top_k,
+            "candidateK": self.candidate_k,
+            "rerankTopN": self.rerank_top_n,
+            "rrfK": self.rrf_k,
+            "weights": {"bm25": self.bm25_weight, "vector": self.vector_weight},
+            "rerank": self.rerank,
+            "skipRetryLadder": self.skip_retry_ladder,
+        }
+
+
+def _positive_int(obj: Mapping[str, Any], name: str) -> int:
+    value = obj.get(name, DEFAULTS[name])
+    if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+        raise InvalidInput(f"request.{name} must be an integer >= 1, got {value!r}")
+    return value
+
+
+def _bool(obj: Mapping[str, Any], name: str) -> bool:
+    value = obj.get(name, DEFAULTS[name])
+    if not isinstance(value, bool):
+        raise InvalidInput(f"request.{name} must be a boolean, got {value!r}")
+    return value
+
+
+def _weight(weights: Mapping[str, Any], name: str) -> float:
+    value = weights.get(name, 1)
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        raise InvalidInput(f"request.weights.{name} must be a number, got {value!r}")
+    if not math.isfinite(value) or value < 0:
+        raise InvalidInput(f"request.weights.{name} must be finite and >= 0, got {value!r}")
+    return float(value)
+
+
+def parse_request(obj: Mapping[str, Any]) -> Request:
+    """PIPE-1, PIPE-2: reject bad fields; absent fields take their defaults."""
+    from reference.query import validate_aliases
+
+    if not isinstance(obj, Mapping):
+        raise InvalidInput("request must be an object")
+    unknown = sorted(set(obj) - _KNOWN)
+    if unknown:
+        raise InvalidInput(f"request has unknown field(s): {', '.join(unknown)}")
+    query = obj.get("query")
+    if not isinstance(query, str):
+        raise InvalidInput("request.query must be a string")
+    if text.normalise(query) == "":
+        raise InvalidInput("request.query is empty after normalisation")
+    mode = obj.get("mode", DEFAULTS["mode"])
+    if mode not in MODES:
+        raise InvalidInput(f"request.mode must be one of {', '.join(MODES)}, got {mode!r}")
+    weights = obj.get("weights", {})
+    if not isinstance(weights, Mapping) or set(weights) - {"bm25", "vector"}:
+        raise InvalidInput("request.weights must be an object with optional bm25 and vector")
+    return Request(
+        query=query,
+        mode=mode,
+        top_k=_positive_int(obj, "topK"),
+        candidate_k=_positive_int(obj, "candidateK"),
+        rerank_top_n=_positive_int(obj, "rerankTopN"),
+        rrf_k=_positive_int(obj, "rrfK"),
+        bm25_weight=_weight(weights, "bm25"),
+        vector_weight=_weight(weights, "vector"),
+        rerank=_bool(obj, "rerank"),
+        skip_retry_ladder=_bool(obj, "skipRetryLadder"),
+        aliases=validate_aliases(obj.get("aliases", {})),
+    )

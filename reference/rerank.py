@@ -1,0 +1,140 @@
+"""Tail-preserving rerank with fault handling (spec/rerank.md, RERANK-*; decision D10).
+
+Whatever the reranker returns, the output is a permutation of the fused list: invented and
+repeated ids are dropped and reported, omitted head ids are backfilled, the tail is untouched.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from reference.backends.protocols import RerankEntry
+from reference.rrf import Fused
+from reference.types import InvalidInput
+
+DEFAULT_TOP_N = 20
+RERANKED = "reranked"
+FAILED = "failed"
+DISABLED = "disabled"
+NO_RERANKER = "no_reranker"
+EMPTY = "empty"
+UNANIMITY = "unanimity"
+ERROR_KIND = "reranker_error"
+NON_FINITE_MESSAGE = "non-finite score"
+
+
+@dataclass(frozen=True)
+class RerankOutcome:
+    """The list after the rerank stage and what happened (RERANK-6..RERANK-12).
+
+    `rerank_scores[i]` belongs to `items[i]`; None means the item was not reranked.
+    """
+
+    items: list[Fused]
+    rerank_scores: list[float | None]
+    outcome: str
+    provider: str | None
+    sent: tuple[str, ...] = ()
+    missing: tuple[str, ...] = ()
+    invented: tuple[str, ...] = ()
+    duplicates: tuple[str, ...] = ()
+    error: str | None = None
+
+    def report(self) -> dict[str, Any]:
+        """RERANK-12: the report as the `rerank` op and the trace emit it."""
+        return {
+            "outcome": self.outcome,
+            "provider": self.provider,
+            "sent": list(self.sent),
+            "missing": list(self.missing),
+            "invented": list(self.invented),
+            "duplicates": list(self.duplicates),
+            "error": None if self.error is None else {"kind": ERROR_KIND, "message": self.error},
+        }
+
+
+def check_top_n(value: object) -> int:
+    """RERANK-1: rerankTopN is a whole number >= 1 (20.0 is the same as 20)."""
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        raise InvalidInput(f"rerankTopN must be a number, got {value!r}")
+    if isinstance(value, float) and not (math.isfinite(value) and value.is_integer()):
+        raise InvalidInput(f"rerankTopN must be a whole number, got {value!r}")
+    if value < 1:
+        raise InvalidInput(f"rerankTopN must be >= 1, got {value!r}")
+    return int(value)
+
+
+def split(fused: Sequence[Fused], top_n: int) -> tuple[list[Fused], list[Fused]]:
+    """RERANK-1: head = the first top_n fused items (all when fewer), tail = the rest."""
+    return list(fused[:top_n]), list(fused[top_n:])
+
+
+def skip_before_unanimity(enabled: bool, has_reranker: bool, fused_count: int) -> str | None:
+    """RERANK-10: disabled, then no_reranker, then empty; None means check unanimity next."""
+    if not enabled:
+        return DISABLED
+    if not has_reranker:
+        return NO_RERANKER
+    if fused_count == 0:
+        return EMPTY
+    return None
+
+
+def skipped(fused: Sequence[Fused], outcome: str) -> RerankOutcome:
+    """RERANK-10: a skipped stage keeps the fused order, with no rerank scores."""
+    return RerankOutcome(list(fused), [None] * len(fused), outcome, None)
+
+
+def _failed(
+    fused: Sequence[Fused], sent: tuple[str, ...], provider: str, msg: str
+) -> RerankOutcome:
+    """RERANK-8: fused order kept, no rerank scores, the error reported."""
+    return RerankOutcome(list(fused), [None] * len(fused), FAILED, provider, sent, error=msg)
+
+
+def rerank_head(
+    fused: Sequence[Fused],
+    top_n: int,
+    entries: Sequence[RerankEntry] | None,
+    error: str | None,
+    provider: str,
+) -> RerankOutcome:
+    """RERANK-1..RERANK-9: apply a reranker's response (or error) to the head; keep the tail."""
+    top_n = check_top_n(top_n)
+    head, tail = split(fused, top_n)
+    sent = tuple(item.id for item in head)
+    if error is not None:
+        return _failed(fused, sent, provider, error)
+    if entries is None:
+        raise InvalidInput("a reranker response needs entries or an error")
+    if any(not math.isfinite(e.score) for e in entries):
+        return _failed(fused, sent, provider, NON_FINITE_MESSAGE)
+    position = {item.id: i for i, item in enumerate(head)}
+    accepted: dict[str, float] = {}
+    invented: list[str] = []
+    duplicates: list[str] = []
+    for entry in entries:
+        if entry.id not in position:
+            invented.append(entry.id)
+        elif entry.id in accepted:
+            duplicates.append(entry.id)
+        else:
+            accepted[entry.id] = entry.score
+    ranked = sorted(accepted, key=lambda i: (-accepted[i], position[i]))
+    missing = [item.id for item in head if item.id not in accepted]
+    order = [head[position[i]] for i in ranked] + [head[position[i]] for i in missing]
+    scores: list[float | None] = [accepted[i] for i in ranked]
+    scores += [None] * (len(missing) + len(tail))
+    return RerankOutcome(
+        items=order + tail,
+        rerank_scores=scores,
+        outcome=RERANKED,
+        provider=provider,
+        sent=sent,
+        missing=tuple(missing),
+        invented=tuple(invented),
+        duplicates=tuple(duplicates),
+    )

@@ -1,0 +1,155 @@
+"""Reciprocal Rank Fusion (spec/rrf.md, RRF-*; decisions D1–D4).
+
+The order comes from exact rational scores, the emitted float from a canonical summation, and
+merged fields from the best-ranked occurrence, so the output never depends on list order.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from fractions import Fraction
+
+from reference.text import codepoint_key
+from reference.types import Candidate, InvalidInput
+
+DEFAULT_K = 60
+MAX_K = 2**31 - 1
+TEXT_FIELDS = ("path", "title", "summary", "content")
+
+
+@dataclass(frozen=True)
+class RankedList:
+    """One input list of RRF (RRF-1): a name, a weight and candidates best first."""
+
+    name: str
+    weight: float
+    items: tuple[Candidate, ...]
+
+
+@dataclass(frozen=True)
+class Fused:
+    """One fused candidate: merged fields (RRF-10), emitted float (RRF-7), exact value (RRF-6).
+
+    `ranks` maps a list name to the candidate's 0-based rank in that list (RRF-2).
+    """
+
+    candidate: Candidate
+    score: float
+    exact: Fraction
+    ranks: Mapping[str, int] = field(default_factory=dict)
+
+    @property
+    def id(self) -> str:
+        return self.candidate.id
+
+
+def check_k(k: object) -> int:
+    """RRF-1: k is a whole number in [1, 2^31 − 1]; 60.0 is accepted as 60."""
+    if isinstance(k, bool) or not isinstance(k, int | float):
+        raise InvalidInput(f"k must be a number, got {k!r}")
+    if isinstance(k, float) and not (math.isfinite(k) and k.is_integer()):
+        raise InvalidInput(f"k must be a whole number, got {k!r}")
+    value = int(k)
+    if not 1 <= value <= MAX_K:
+        raise InvalidInput(f"k must be between 1 and {MAX_K}, got {k!r}")
+    return value
+
+
+def check_weight(weight: object) -> float:
+    """RRF-3: a weight is a finite number >= 0."""
+    if isinstance(weight, bool) or not isinstance(weight, int | float):
+        raise InvalidInput(f"weight must be a number, got {weight!r}")
+    value = float(weight)
+    if not math.isfinite(value) or value < 0:
+        raise InvalidInput(f"weight must be finite and >= 0, got {weight!r}")
+    return value
+
+
+def contribution(weight: float, k: int, rank: int) -> float:
+    """RRF-7: one list's binary64 contribution, a single division w / (k + r + 1)."""
+    return weight / float(k + rank + 1)
+
+
+def exact_contribution(weight: float, k: int, rank: int) -> Fraction:
+    """RRF-6: the exact contribution, using the exact rational value of the binary64 weight."""
+    return Fraction(weight) / (k + rank + 1)
+
+
+def canonical_sum(contributions: Sequence[float]) -> float:
+    """RRF-7: sum from 0.0, left to right, over the contributions sorted by descending value."""
+    total = 0.0
+    for value in sorted(contributions, reverse=True):
+        total += value
+    return total
+
+
+@dataclass
+class _Bucket:
+    ranks: dict[str, int] = field(default_factory=dict)
+    floats: list[float] = field(default_factory=list)
+    exact: Fraction = Fraction(0)
+    occurrences: list[tuple[int, Candidate]] = field(default_factory=list)
+
+
+def _best_value(values: Sequence[tuple[int, str]]) -> str:
+    """RRF-10: the non-empty value of the lowest rank; equal ranks -> smallest by code point."""
+    present = [(rank, codepoint_key(v), v) for rank, v in values if v != ""]
+    if not present:
+        return ""
+    return min(present)[2]
+
+
+def merge(occurrences: Sequence[tuple[int, Candidate]]) -> Candidate:
+    """RRF-10: merge one id's occurrences (rank, candidate) field by field and key by key."""
+    cid = occurrences[0][1].id
+    texts = {
+        name: _best_value([(rank, getattr(c, name)) for rank, c in occurrences])
+        for name in TEXT_FIELDS
+    }
+    keys = sorted({key for _, c in occurrences for key in c.metadata}, key=codepoint_key)
+    metadata = {
+        key: _best_value([(rank, c.metadata[key]) for rank, c in occurrences if key in c.metadata])
+        for key in keys
+    }
+    return Candidate(id=cid, metadata=metadata, **texts)
+
+
+def sort_key(item: Fused) -> tuple[Fraction, tuple[int, ...], tuple[int, ...]]:
+    """RRF-6, RRF-8: exact score descending, then path, then id ascending by code point."""
+    return (-item.exact, codepoint_key(item.candidate.path), codepoint_key(item.candidate.id))
+
+
+def fuse(lists: Sequence[RankedList], k: int = DEFAULT_K) -> list[Fused]:
+    """RRF-1..RRF-10: fuse ranked lists into one list in the canonical total order."""
+    k = check_k(k)
+    buckets: dict[str, _Bucket] = {}
+    for ranked in lists:
+        weight = check_weight(ranked.weight)
+        if weight == 0:
+            continue  # RRF-3: a zero-weight list is ignored entirely.
+        seen: set[str] = set()
+        for rank, cand in enumerate(ranked.items):
+            if cand.id == "":
+                raise InvalidInput("candidate id must be a non-empty string")
+            if cand.id in seen:
+                continue  # RRF-4: only the first occurrence in a list counts.
+            seen.add(cand.id)
+            bucket = buckets.setdefault(cand.id, _Bucket())
+            if ranked.name not in bucket.ranks or rank < bucket.ranks[ranked.name]:
+                bucket.ranks[ranked.name] = rank
+            bucket.floats.append(contribution(weight, k, rank))
+            bucket.exact += exact_contribution(weight, k, rank)
+            bucket.occurrences.append((rank, cand))
+    fused = [
+        Fused(
+            candidate=merge(b.occurrences),
+            score=canonical_sum(b.floats),
+            exact=b.exact,
+            ranks=dict(b.ranks),
+        )
+        for b in buckets.values()
+    ]
+    fused.sort(key=sort_key)
+    return fused

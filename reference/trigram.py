@@ -1,0 +1,159 @@
+"""Trigram fuzzy matching over chunk content, the last ladder rung (spec/trigram.md, TRI-*).
+
+Pure functions over code points with exact integer arithmetic: similarity is a rational
+intersection/union compared by cross-multiplication, so no port depends on float rounding.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+
+from reference.text import codepoint_key, words
+from reference.types import Candidate, InvalidInput
+
+PAD = "$"
+
+
+def trigrams(word: str) -> frozenset[str]:
+    """TRI-2: the set of 3-code-point substrings of `$word$` (`a` gives {`$a$`}; `` gives {})."""
+    padded = f"{PAD}{word}{PAD}"
+    return frozenset(padded[i : i + 3] for i in range(len(padded) - 2))
+
+
+def jaccard(a: frozenset[str], b: frozenset[str]) -> tuple[int, int]:
+    """TRI-3: the Jaccard ratio as the exact pair (|a ∩ b|, |a ∪ b|), never as a float."""
+    return len(a & b), len(a | b)
+
+
+def is_similar(intersection: int, union: int) -> bool:
+    """TRI-5: similar iff union > 0 and 10·intersection >= 3·union (exactly 3/10 is similar)."""
+    return union > 0 and 10 * intersection >= 3 * union
+
+
+def _greater(a: tuple[int, int], b: tuple[int, int]) -> bool:
+    """TRI-3: a/b ratios compared by cross-multiplication; an empty union counts as 0."""
+    ai, au = a
+    bi, bu = b
+    return ai * (bu or 1) > bi * (au or 1)
+
+
+@dataclass(frozen=True)
+class TrigramHit:
+    """A chunk that passed TRI-5 with the (intersection, union) of its best pair (TRI-4)."""
+
+    candidate: Candidate
+    intersection: int
+    union: int
+
+    def to_json(self) -> dict[str, object]:
+        return {
+            "id": self.candidate.id,
+            "path": self.candidate.path,
+            "intersection": self.intersection,
+            "union": self.union,
+        }
+
+
+def chunk_words(content: str) -> tuple[str, ...]:
+    """TRI-1: the distinct words (TEXT-7) of a chunk's content, in first-occurrence order."""
+    return tuple(dict.fromkeys(words(content)))
+
+
+def _order_key(hit: TrigramHit) -> tuple[Fraction, tuple[int, ...], tuple[int, ...]]:
+    """TRI-6: similarity descending (exact), then path, then id, both by code point."""
+    return (
+        -Fraction(hit.intersection, hit.union),
+        codepoint_key(hit.candidate.path),
+        codepoint_key(hit.candidate.id),
+    )
+
+
+class TrigramIndex:
+    """TRI-1..7: trigram sets of every chunk's content words, computed once, searched many times.
+
+    An inverted index (trigram -> words -> chunks) keeps a search proportional to the words that
+    share a trigram with a token; pairs sharing none have similarity 0 and can never be a hit.
+    """
+
+    def __init__(self, chunks: Sequence[Candidate]) -> None:
+        seen: set[str] = set()
+        for chunk in chunks:
+            if chunk.id in seen:
+                raise InvalidInput(f"chunk id {chunk.id!r} appears more than once (TRI-1)")
+            seen.add(chunk.id)
+        self._chunks: tuple[Candidate, ...] = tuple(chunks)
+        self._chunk_words: list[tuple[int, ...]] = []
+        self._vocab: dict[str, int] = {}
+        self._word_grams: list[frozenset[str]] = []
+        self._postings: list[list[int]] = []
+        self._by_gram: dict[str, list[int]] = {}
+        for position, chunk in enumerate(self._chunks):
+            ids: list[int] = []
+            for word in chunk_words(chunk.content):
+                wid = self._vocab.get(word)
+                if wid is None:
+                    wid = len(self._word_grams)
+                    self._vocab[word] = wid
+                    grams = trigrams(word)
+                    self._word_grams.append(grams)
+                    self._postings.append([])
+                    for gram in grams:
+                        self._by_gram.setdefault(gram, []).append(wid)
+                self._postings[wid].append(position)
+                ids.append(wid)
+            self._chunk_words.append(tuple(ids))
+
+    def __len__(self) -> int:
+        return len(self._chunks)
+
+    def _similar_words(self, token: str) -> dict[int, tuple[int, int]]:
+        """Every vocabulary word similar to `token` (TRI-5), with its (intersection, union)."""
+        grams = trigrams(token)
+        shared: set[int] = set()
+        for gram in grams:
+            shared.update(self._by_gram.get(gram, ()))
+        out: dict[int, tuple[int, int]] = {}
+        for wid in shared:
+            pair = jaccard(grams, self._word_grams[wid])
+            if is_similar(*pair):
+                out[wid] = pair
+        return out
+
+    def search(self, tokens: Sequence[str], limit: int) -> list[TrigramHit]:
+        """TRI-4..7: chunks whose best (token, word) pair is similar, ordered, at most `limit`."""
+        if limit < 1:
+            raise InvalidInput(f"limit must be >= 1, got {limit}")
+        per_token = [self._similar_words(token) for token in tokens]
+        touched: set[int] = set()
+        for table in per_token:
+            for wid in table:
+                touched.update(self._postings[wid])
+        hits: list[TrigramHit] = []
+        for position in sorted(touched):
+            best = self._best_pair(per_token, self._chunk_words[position])
+            if best is not None:
+                hits.append(TrigramHit(self._chunks[position], best[0], best[1]))
+        hits.sort(key=_order_key)
+        return hits[:limit]
+
+    @staticmethod
+    def _best_pair(
+        per_token: Iterable[dict[int, tuple[int, int]]], chunk_word_ids: tuple[int, ...]
+    ) -> tuple[int, int] | None:
+        """TRI-4: tokens in query order, words in first-occurrence order; the first best wins."""
+        best: tuple[int, int] | None = None
+        for table in per_token:
+            for wid in chunk_word_ids:
+                pair = table.get(wid)
+                if pair is not None and (best is None or _greater(pair, best)):
+                    best = pair
+        return best
+
+
+def trigram_search(
+    tokens: Sequence[str], chunks: Sequence[Candidate], limit: int
+) -> list[TrigramHit]:
+    """TRI-1..7 in one call: build a TrigramIndex over `chunks` and search it."""
+    return TrigramIndex(chunks).search(tokens, limit)

@@ -1,0 +1,215 @@
+"""The pipeline's orchestration (spec/pipeline.md PIPE-*, MODE-6; spec/trace.md TRACE-*)."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+import jsonschema
+import pytest
+
+from reference.backends.protocols import RerankEntry
+from reference.pipeline import Backends, search
+from reference.types import Candidate, IndexError_, InvalidInput
+
+SCHEMA = json.loads(
+    (Path(__file__).resolve().parent.parent / "schemas" / "trace.schema.json").read_text()
+)
+
+
+def c(cid: str) -> Candidate:
+    return Candidate(id=cid, path=f"{cid}.md", content=f"text of {cid}")
+
+
+class FakeIndex:
+    """Answers per exact expression; records every call."""
+
+    def __init__(self, answers: dict[str, list[Candidate]] | None = None,
+                 errors: dict[str, str] | None = None) -> None:
+        self.answers = answers or {}
+        self.errors = errors or {}
+        self.calls: list[tuple[str, int]] = []
+
+    def search_bm25(self, expression: str, limit: int) -> list[Candidate]:
+        self.calls.append((expression, limit))
+        if expression in self.errors:
+            raise IndexError_(self.errors[expression])
+        return self.answers.get(expression, [])[:limit]
+
+    def chunks(self) -> Sequence[Candidate] | None:
+        return None
+
+
+class FakeEmbedder:
+    name = "fake"
+
+    def __init__(self) -> None:
+        self.seen: list[str] = []
+
+    def embed(self, text: str) -> list[float]:
+        self.seen.append(text)
+        return [1.0]
+
+
+class FakeVectors:
+    def __init__(self, hits: list[Candidate], error: str | None = None) -> None:
+        self.hits = hits
+        self.error = error
+        self.limits: list[int] = []
+
+    def search_vector(self, vector: Sequence[float], limit: int) -> list[Candidate]:
+        self.limits.append(limit)
+        if self.error:
+            raise IndexError_(self.error)
+        return list(self.hits)
+
+
+class FakeReranker:
+    name = "fake-reranker"
+
+    def __init__(self, scores: dict[str, float] | None = None, fail: bool = False) -> None:
+        self.scores = scores or {}
+        self.fail = fail
+        self.heads: list[list[str]] = []
+
+    def rerank(self, query: str, head: Sequence[Candidate]) -> list[RerankEntry]:
+        self.heads.append([h.id for h in head])
+        if self.fail:
+            raise RuntimeError("boom")
+        return [RerankEntry(h.id, self.scores[h.id]) for h in head if h.id in self.scores]
+
+
+def run(request: dict[str, Any], backends: Backends) -> tuple[list[dict[str, Any]], dict[str, Any]]:
+    results, trace = search(request, backends)
+    jsonschema.validate(trace, SCHEMA)
+    return results, trace
+
+
+def ids(results: list[dict[str, Any]]) -> list[str]:
+    return [r["id"] for r in results]
+
+
+def test_zero_top_k_is_rejected_not_defaulted() -> None:
+    """PIPE-1: 0 is not "use the default"."""
+    with pytest.raises(InvalidInput):
+        search({"query": "kubernetes", "topK": 0}, Backends(index=FakeIndex()))
+
+
+def test_blank_query_is_rejected() -> None:
+    """PIPE-2: a query that normalises to nothing is invalid."""
+    with pytest.raises(InvalidInput):
+        search({"query": "\u200b \u3000"}, Backends(index=FakeIndex()))
+
+
+def test_stages_feed_the_reranker_the_fused_head_and_truncate_last() -> None:
+    """PIPE-3: fusion before rerank, rerank before the topK cut."""
+    index = FakeIndex({'"kubernetes"': [c("a"), c("b"), c("c")]})
+    reranker = FakeReranker({"c": 3.0, "b": 2.0, "a": 1.0})
+    results, trace = run({"query": "kubernetes", "mode": "bm25", "topK": 1},
+                         Backends(index=index, reranker=reranker))
+    assert reranker.heads == [["a", "b", "c"]]
+    assert ids(results) == ["c"]
+    assert trace["resultIds"] == ["c"]
+
+
+def test_each_leg_is_asked_for_candidate_k_and_keeps_at_most_that() -> None:
+    """PIPE-4: the limit is passed down and enforced on what comes back."""
+    index = FakeIndex({'"kubernetes"': [c("a"), c("b"), c("c")]})
+    vectors = FakeVectors([c("x"), c("y"), c("z")])
+    results, trace = run({"query": "kubernetes", "mode": "hybrid", "candidateK": 2},
+                         Backends(index=index, embedder=FakeEmbedder(), vectors=vectors))
+    assert index.calls[0] == ('"kubernetes"', 2)
+    assert vectors.limits == [2]
+    assert trace["vector"]["hits"] == 2 and trace["bm25"]["hits"] == 2
+    assert set(ids(results)) == {"a", "b", "x", "y"}
+
+
+def test_fusion_lists_are_bm25_then_vector() -> None:
+    """PIPE-5: fixed list order and names in the trace."""
+    _, trace = run({"query": "kubernetes", "mode": "hybrid"},
+                   Backends(index=FakeIndex({'"kubernetes"': [c("a")]}), embedder=FakeEmbedder(),
+                            vectors=FakeVectors([c("b"), c("a")])))
+    assert [x["name"] for x in trace["fusion"]["lists"]] == ["bm25", "vector"]
+    assert [x["size"] for x in trace["fusion"]["lists"]] == [1, 2]
+
+
+def test_results_carry_score_and_null_rerank_score_without_reranker() -> None:
+    """PIPE-6: result rows are the candidate fields plus score and rerankScore."""
+    results, _ = run({"query": "kubernetes", "mode": "bm25"},
+                     Backends(index=FakeIndex({'"kubernetes"': [c("a")]})))
+    assert results == [{"id": "a", "path": "a.md", "title": "", "summary": "",
+                        "content": "text of a", "metadata": {}, "score": 1 / 61,
+                        "rerankScore": None}]
+
+
+def test_bm25_error_is_recorded_and_never_starts_the_ladder() -> None:
+    """PIPE-7: an index error is not zero hits."""
+    index = FakeIndex(errors={'"kubernetes"': "locked"})
+    results, trace = run({"query": "kubernetes", "mode": "hybrid"},
+                         Backends(index=index, embedder=FakeEmbedder(),
+                                  vectors=FakeVectors([c("v")])))
+    assert ids(results) == ["v"]
+    assert len(index.calls) == 1
+    assert [a["rung"] for a in trace["bm25"]["attempts"]] == ["initial"]
+    assert trace["bm25"]["error"] == {"kind": "index_error", "message": "locked"}
+
+
+def test_every_leg_failing_fails_the_search() -> None:
+    """PIPE-7: with no working leg there is nothing honest to return."""
+    with pytest.raises(IndexError_):
+        search({"query": "kubernetes", "mode": "hybrid"},
+               Backends(index=FakeIndex(errors={'"kubernetes"': "locked"}),
+                        embedder=FakeEmbedder(), vectors=FakeVectors([], error="down")))
+
+
+def test_vector_error_in_hybrid_sets_fell_back_but_keeps_mode() -> None:
+    """MODE-6."""
+    _, trace = run({"query": "kubernetes", "mode": "hybrid"},
+                   Backends(index=FakeIndex({'"kubernetes"': [c("a")]}), embedder=FakeEmbedder(),
+                            vectors=FakeVectors([], error="down")))
+    assert (trace["effectiveMode"], trace["fellBackToBM25"]) == ("hybrid", True)
+
+
+def test_vector_leg_embeds_the_normalised_query() -> None:
+    """PIPE-3 step 4: the embedder sees the normalised text, not the raw query."""
+    embedder = FakeEmbedder()
+    run({"query": "  kubernetes\u200b\u00a0setup ", "mode": "semantic"},
+        Backends(embedder=embedder, vectors=FakeVectors([c("a")])))
+    assert embedder.seen == ["kubernetes setup"]
+
+
+def test_reranker_exception_keeps_fused_order() -> None:
+    """PIPE-7 and the rerank fault rules: a failing reranker loses nothing."""
+    results, trace = run({"query": "kubernetes", "mode": "bm25"},
+                         Backends(index=FakeIndex({'"kubernetes"': [c("a"), c("b")]}),
+                                  reranker=FakeReranker(fail=True)))
+    assert ids(results) == ["a", "b"]
+    assert trace["rerank"]["outcome"] == "failed"
+
+
+def test_trace_validates_against_the_schema_in_every_mode() -> None:
+    """TRACE-1: every field present, nothing extra, for each mode."""
+    for mode in ("bm25", "semantic", "hybrid", "auto"):
+        run({"query": "kubernetes", "mode": mode},
+            Backends(index=FakeIndex({'"kubernetes"': [c("a")]}), embedder=FakeEmbedder(),
+                     vectors=FakeVectors([c("b")]), reranker=FakeReranker({"a": 1.0})))
+
+
+def test_timings_are_the_only_uncompared_part() -> None:
+    """TRACE-2: two runs differ only in timings."""
+    backends = Backends(index=FakeIndex({'"kubernetes"': [c("a")]}))
+    _, first = run({"query": "kubernetes"}, backends)
+    _, second = run({"query": "kubernetes"}, backends)
+    first.pop("timings")
+    second.pop("timings")
+    assert first == second
+
+
+def test_absent_values_are_null_not_zero() -> None:
+    """TRACE-3: unanimity agreements and winningRung are null when there is nothing to report."""
+    _, trace = run({"query": "kubernetes", "mode": "semantic"},
+                   Backends(embedder=FakeEmbedder(), vectors=FakeVectors([c("a")])))
+    assert trace["unanimity"]["agreements"] is None
+    assert trace["bm25"]["winningRung"] is None
