@@ -5,7 +5,9 @@ Format: golden/README.md; schema: schemas/case-file.schema.json.
 
 from __future__ import annotations
 
+import fnmatch
 import json
+import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from functools import cache
@@ -20,6 +22,10 @@ from reference.data import kit_root
 
 class CaseFileError(ValueError):
     """A golden file is malformed; the message starts with `path:line:`."""
+
+
+class SelectionError(ValueError):
+    """A `--select` pattern matches no case."""
 
 
 @dataclass(frozen=True)
@@ -95,6 +101,62 @@ def _rel(path: Path) -> str:
         return str(path)
 
 
+_JSON_NUMBER = re.compile(r"-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?")
+_PORTABLE_BOOLS = {"true", "false"}
+
+
+def _lint_node(node: yaml.Node, rel: str) -> None:
+    """Reject YAML that other loaders read differently: duplicate keys, YAML 1.1-only scalars.
+
+    PyYAML keeps the last of two equal keys and reads `yes`, `0x1F`, `1e-7` (a string!),
+    `2024-01-01` in YAML 1.1 ways; a port reading the file with a YAML 1.2 loader would see
+    other values. Quote such scalars, or write numbers in JSON form (`1.0e-7` is fine).
+    """
+    stack = [node]
+    while stack:
+        current = stack.pop()
+        if isinstance(current, yaml.MappingNode):
+            seen: dict[str, int] = {}
+            for key, value in current.value:
+                if isinstance(key, yaml.ScalarNode):
+                    line = key.start_mark.line + 1
+                    if key.value in seen:
+                        raise CaseFileError(
+                            f"{rel}:{line}: duplicate key {key.value!r} "
+                            f"(first at line {seen[key.value]})"
+                        )
+                    seen[key.value] = line
+                stack.append(key)
+                stack.append(value)
+        elif isinstance(current, yaml.SequenceNode):
+            stack.extend(current.value)
+        elif isinstance(current, yaml.ScalarNode) and current.style is None:
+            problem = _ambiguous_plain_scalar(current)
+            if problem:
+                line = current.start_mark.line + 1
+                raise CaseFileError(
+                    f"{rel}:{line}: ambiguous YAML scalar {current.value!r}: {problem}"
+                )
+
+
+def _ambiguous_plain_scalar(node: yaml.ScalarNode) -> str | None:
+    tag, value = node.tag, node.value
+    if tag == "tag:yaml.org,2002:bool" and value.lower() not in _PORTABLE_BOOLS:
+        return "YAML 1.1 reads it as a boolean, YAML 1.2 as a string; write true/false or quote it"
+    if tag in ("tag:yaml.org,2002:int", "tag:yaml.org,2002:float"):
+        if not _JSON_NUMBER.fullmatch(value):
+            return "YAML loaders disagree on this number; write it in JSON form or quote it"
+        return None
+    if tag == "tag:yaml.org,2002:str" and _JSON_NUMBER.fullmatch(value):
+        return (
+            "PyYAML reads it as a string, other loaders as a number; "
+            "write a float with a dot and a signed exponent (1.0e-7, 1.0e+7) or quote it"
+        )
+    if tag == "tag:yaml.org,2002:timestamp":
+        return "PyYAML reads it as a date; quote it"
+    return None
+
+
 def load_file(path: Path) -> list[Case]:
     """Parse and validate one case file; raises CaseFileError with `path:line: message`."""
     rel = _rel(path)
@@ -102,15 +164,19 @@ def load_file(path: Path) -> list[Case]:
         text = path.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as exc:
         raise CaseFileError(f"{rel}:1: cannot read: {exc}") from exc
+    loader = yaml.SafeLoader(text)
     try:
-        node = yaml.compose(text, Loader=yaml.SafeLoader)
-        data = yaml.safe_load(text)
+        node = loader.get_single_node()
+        if node is None:
+            raise CaseFileError(f"{rel}:1: empty case file")
+        _lint_node(node, rel)
+        data = loader.construct_document(node)
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         line = mark.line + 1 if mark is not None else 1
         raise CaseFileError(f"{rel}:{line}: invalid YAML: {exc}") from exc
-    if node is None:
-        raise CaseFileError(f"{rel}:1: empty case file")
+    finally:
+        loader.dispose()
     errors = sorted(schema_validator("case-file.schema.json").iter_errors(data), key=str)
     if errors:
         err = min(errors, key=lambda e: len(e.absolute_path))
@@ -159,3 +225,26 @@ def load_all(files: Iterable[Path] | None = None) -> list[Case]:
             seen[case.id] = case
             out.append(case)
     return out
+
+
+def matches(case: Case, pattern: str) -> bool:
+    """`--select` semantics: exact id, id glob, id prefix (`rrf/ties`), tag, stage or op."""
+    if case.id == pattern or fnmatch.fnmatchcase(case.id, pattern):
+        return True
+    if case.id.startswith(pattern.rstrip("/") + "/"):
+        return True
+    return pattern in case.tags or pattern == case.stage or pattern == case.op
+
+
+def select(cases: Sequence[Case], patterns: Sequence[str]) -> list[Case]:
+    """Cases matching any pattern (all cases when there are none).
+
+    Raises SelectionError when a pattern matches nothing: a typo never selects an empty suite.
+    """
+    if not patterns:
+        return list(cases)
+    chosen = [c for c in cases if any(matches(c, p) for p in patterns)]
+    for pattern in patterns:
+        if not any(matches(c, pattern) for c in cases):
+            raise SelectionError(f"--select {pattern!r} matches no case")
+    return chosen

@@ -1,21 +1,80 @@
-"""The `hrc` command line (sub-commands are added by their own modules)."""
+"""The `hrc` command line. Sub-commands live in their own modules.
+
+Each module listed in SUBCOMMAND_MODULES exposes `register(subparsers) -> None`, which adds its
+sub-commands with `set_defaults(func=handler)`; a handler takes the parsed arguments and
+returns the exit status. A module that cannot be imported does not break the others: the
+sub-commands it was expected to provide stay visible and explain the import error when used.
+
+Exit statuses: 0 success, 1 the check failed (a case, a diff, a regen check), 2 usage error.
+"""
 
 from __future__ import annotations
 
 import argparse
+import importlib
 import sys
+from collections.abc import Callable
+from typing import Any
+
+#: (module, sub-commands it is expected to provide), in help order.
+SUBCOMMAND_MODULES: list[tuple[str, tuple[str, ...]]] = [
+    ("conformance.runner", ("run",)),
+    ("conformance.matrix", ("report",)),
+    ("conformance.diff", ("diff",)),
+    ("conformance.bundle", ("bundle",)),
+    ("conformance.regen", ("regen",)),
+    ("reference.cli", ("index", "search")),
+]
+
+
+def _unavailable(module: str, error: BaseException) -> Callable[[argparse.Namespace], int]:
+    def handler(args: argparse.Namespace) -> int:
+        print(
+            f"hrc {args.command}: unavailable: cannot import {module}: "
+            f"{type(error).__name__}: {error}",
+            file=sys.stderr,
+        )
+        return 2
+
+    return handler
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="hrc", description=__doc__)
-    parser.add_subparsers(dest="command", required=True)
+    parser = argparse.ArgumentParser(
+        prog="hrc",
+        description="Hybrid retrieval conformance kit: run golden cases against a port, "
+        "bundle, regenerate and compare results.",
+    )
+    subparsers = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    for module_name, commands in SUBCOMMAND_MODULES:
+        try:
+            module = importlib.import_module(module_name)
+            register: Any = module.register
+        except Exception as exc:  # a broken or missing module must not take hrc down
+            for command in commands:
+                if command in subparsers.choices:
+                    continue
+                sub = subparsers.add_parser(
+                    command, help=f"(unavailable: {module_name} failed to import)"
+                )
+                sub.add_argument("rest", nargs=argparse.REMAINDER, help=argparse.SUPPRESS)
+                sub.set_defaults(func=_unavailable(module_name, exc))
+            continue
+        register(subparsers)
     return parser
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
-    parser.parse_args(argv)
-    return 0
+    args = parser.parse_args(argv)
+    handler: Callable[[argparse.Namespace], int] = args.func
+    try:
+        return handler(args)
+    except BrokenPipeError:  # `hrc ... | head`
+        return 1
+    except KeyboardInterrupt:
+        print("hrc: interrupted", file=sys.stderr)
+        return 130
 
 
 if __name__ == "__main__":

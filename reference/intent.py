@@ -215,7 +215,7 @@ def make_label(preference: bool, concrete_fact: bool) -> str:
 
 
 def detect(query: str) -> Intent:
-    """INTENT-4, INTENT-5: a family is on when any of its query patterns matches fold(query)."""
+    """INTENT-4, INTENT-12: a family is on when any of its query patterns matches fold(query)."""
     folded = fold(query)
     on = {f: False for f in FAMILIES}
     for p in table().query_patterns:
@@ -263,7 +263,9 @@ def apply_multipliers(score: float, multipliers: Sequence[float]) -> float:
 
 
 def reweight(intent: Intent, fused: Sequence[Fused]) -> tuple[list[Fused], list[Adjustment]]:
-    """INTENT-6..INTENT-9: multiply matching items, then re-sort by exact value, fused rank."""
+    """INTENT-6..INTENT-10: multiply matching items, then re-sort by exact value, fused rank."""
+    if not (intent.preference or intent.concrete_fact):
+        return list(fused), []  # INTENT-10: nothing detected, nothing changes.
     out: list[tuple[Fraction, int, Fused]] = []
     adjustments: list[Adjustment] = []
     for position, item in enumerate(fused):

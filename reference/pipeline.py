@@ -38,22 +38,27 @@ class Backends:
     _trigram_cache: dict[int, TrigramIndex] = field(default_factory=dict, repr=False)
 
     def trigram_search(self) -> TrigramSearch | None:
-        """The trigram rung's search over the index's chunk contents, or None without chunks."""
+        """The trigram rung's search over the index's chunk contents, or None without chunks.
+
+        The trigram index is built lazily, only when the rung is reached, and cached per
+        chunk list so a long-lived Backends pays for it once.
+        """
         if self.index is None:
             return None
         chunks = self.index.chunks()
         if chunks is None:
             return None
-        key = id(chunks)
-        tri = self._trigram_cache.get(key)
-        if tri is None:
-            tri = TrigramIndex(list(chunks))
-            self._trigram_cache.clear()
-            self._trigram_cache[key] = tri
-        found = tri
+        listed = chunks
+        cache = self._trigram_cache
 
         def run(tokens: Sequence[str], limit: int) -> list[Candidate]:
-            return [hit.candidate for hit in found.search(tokens, limit)]
+            key = id(listed)
+            tri = cache.get(key)
+            if tri is None:
+                tri = TrigramIndex(list(listed))
+                cache.clear()
+                cache[key] = tri
+            return [hit.candidate for hit in tri.search(tokens, limit)]
 
         return run
 
@@ -181,7 +186,7 @@ def search(
     t = time.perf_counter()
     rerank_trace: dict[str, Any]
     final: list[Fused]
-    scores: dict[str, float | None]
+    scores: list[float | None]
     if skip is None:
         assert backends.reranker is not None
         reranker = backends.reranker
@@ -194,11 +199,15 @@ def search(
             failure = str(exc) or type(exc).__name__
         outcome = rerank_head(reweighted, req.rerank_top_n, entries, failure, reranker.name)
         final = list(outcome.items)
-        scores = dict(outcome.rerank_scores)
+        raw_scores: Any = outcome.rerank_scores
+        if isinstance(raw_scores, Mapping):
+            scores = [raw_scores.get(item.candidate.id) for item in final]
+        else:
+            scores = list(raw_scores)
         rerank_trace = outcome.report()
     else:
         final = list(reweighted)
-        scores = {}
+        scores = [None] * len(final)
         rerank_trace = {
             "outcome": skip,
             "provider": backends.reranker.name if backends.reranker is not None else None,
@@ -211,12 +220,11 @@ def search(
     timings["rerankMs"] = (time.perf_counter() - t) * 1000
 
     # 9. Truncate.
-    top = final[: req.top_k]
     results = []
-    for item in top:
+    for item, rerank_score in zip(final[: req.top_k], scores, strict=False):
         row = item.candidate.to_json()
         row["score"] = item.score
-        row["rerankScore"] = scores.get(item.candidate.id)
+        row["rerankScore"] = rerank_score
         results.append(row)
 
     timings["totalMs"] = (time.perf_counter() - started) * 1000

@@ -30,11 +30,11 @@ NON_FINITE_MESSAGE = "non-finite score"
 class RerankOutcome:
     """The list after the rerank stage and what happened (RERANK-6..RERANK-12).
 
-    `rerank_scores[i]` belongs to `items[i]`; None means the item was not reranked.
+    `rerank_scores` maps every item's id to its rerank score; None means not reranked.
     """
 
     items: list[Fused]
-    rerank_scores: list[float | None]
+    rerank_scores: dict[str, float | None]
     outcome: str
     provider: str | None
     sent: tuple[str, ...] = ()
@@ -83,16 +83,20 @@ def skip_before_unanimity(enabled: bool, has_reranker: bool, fused_count: int) -
     return None
 
 
-def skipped(fused: Sequence[Fused], outcome: str) -> RerankOutcome:
+def _no_scores(fused: Sequence[Fused]) -> dict[str, float | None]:
+    return {item.id: None for item in fused}
+
+
+def skipped(fused: Sequence[Fused], outcome: str, provider: str | None) -> RerankOutcome:
     """RERANK-10: a skipped stage keeps the fused order, with no rerank scores."""
-    return RerankOutcome(list(fused), [None] * len(fused), outcome, None)
+    return RerankOutcome(list(fused), _no_scores(fused), outcome, provider)
 
 
 def _failed(
     fused: Sequence[Fused], sent: tuple[str, ...], provider: str, msg: str
 ) -> RerankOutcome:
     """RERANK-8: fused order kept, no rerank scores, the error reported."""
-    return RerankOutcome(list(fused), [None] * len(fused), FAILED, provider, sent, error=msg)
+    return RerankOutcome(list(fused), _no_scores(fused), FAILED, provider, sent, error=msg)
 
 
 def rerank_head(
@@ -126,8 +130,8 @@ def rerank_head(
     ranked = sorted(accepted, key=lambda i: (-accepted[i], position[i]))
     missing = [item.id for item in head if item.id not in accepted]
     order = [head[position[i]] for i in ranked] + [head[position[i]] for i in missing]
-    scores: list[float | None] = [accepted[i] for i in ranked]
-    scores += [None] * (len(missing) + len(tail))
+    scores: dict[str, float | None] = {i: accepted[i] for i in ranked}
+    scores.update({item.id: None for item in [*(head[position[i]] for i in missing), *tail]})
     return RerankOutcome(
         items=order + tail,
         rerank_scores=scores,

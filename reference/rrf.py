@@ -126,13 +126,15 @@ def fuse(lists: Sequence[RankedList], k: int = DEFAULT_K) -> list[Fused]:
     k = check_k(k)
     buckets: dict[str, _Bucket] = {}
     for ranked in lists:
+        check_weight(ranked.weight)
+        if any(cand.id == "" for cand in ranked.items):
+            raise InvalidInput("candidate id must be a non-empty string")  # RRF-5
+    for ranked in lists:
         weight = check_weight(ranked.weight)
         if weight == 0:
             continue  # RRF-3: a zero-weight list is ignored entirely.
         seen: set[str] = set()
         for rank, cand in enumerate(ranked.items):
-            if cand.id == "":
-                raise InvalidInput("candidate id must be a non-empty string")
             if cand.id in seen:
                 continue  # RRF-4: only the first occurrence in a list counts.
             seen.add(cand.id)

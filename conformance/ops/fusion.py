@@ -163,13 +163,13 @@ def op_rerank(inp: JSON) -> JSON:
     error = _str(reranker, "error") if has_error else None
     skip = rerank.skip_before_unanimity(True, True, len(fused))
     if skip is not None:
-        outcome = rerank.skipped(fused, skip)
+        outcome = rerank.skipped(fused, skip, provider)
     else:
         outcome = rerank.rerank_head(fused, top_n, entries, error, provider)
     return {
         "results": [
-            {"id": item.id, "rerankScore": score}
-            for item, score in zip(outcome.items, outcome.rerank_scores, strict=True)
+            {"id": item.id, "rerankScore": outcome.rerank_scores[item.id]}
+            for item in outcome.items
         ],
         "report": outcome.report(),
     }

@@ -1,4 +1,4 @@
-"""The conformance embedder `hrc-hash-v1` (spec/backends.md, BACKEND-20..BACKEND-25).
+"""The conformance embedder `hrc-hash-v1` (spec/backends.md, BACKEND-20..BACKEND-24).
 
 A bag of hashed, `$`-padded code-point trigrams of the words of a text: no model, no
 floating point, identical integers in every language. Only meant to make the vector leg
@@ -45,7 +45,7 @@ def bucket(feature: str) -> int:
 
 
 class HashEmbedder:
-    """`hrc-hash-v1`: per-bucket feature counts (BACKEND-20..BACKEND-25)."""
+    """`hrc-hash-v1`: per-bucket feature counts (BACKEND-20..BACKEND-24)."""
 
     name: str = NAME
     dimension: int = DIMENSION

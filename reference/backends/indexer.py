@@ -1,8 +1,8 @@
-"""Directory indexer: files → documents → chunks (spec/backends.md BACKEND-13..19).
+"""Directory indexer: files → documents → chunks (spec/backends.md BACKEND-12..19).
 
 Reading and chunking happen before any write, and all writes share one transaction, so an
-unreadable file leaves the index untouched (BACKEND-19). Re-indexing skips documents whose
-content hash is unchanged (BACKEND-18).
+unreadable file leaves the index untouched (BACKEND-13, BACKEND-19). Re-indexing skips
+documents whose content hash is unchanged (BACKEND-18).
 """
 
 from __future__ import annotations
@@ -14,6 +14,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from reference.backends.embedder import HashEmbedder
+from reference.backends.lexical_reranker import LexicalReranker
 from reference.backends.sqlite_fts import SqliteIndex
 from reference.backends.vector import MemoryVectorStore
 from reference.data import kit_root
@@ -28,7 +30,7 @@ _HEADING = re.compile(r"#{1,6}[ \t]")
 
 
 class IndexingError(IndexError_):
-    """A file could not be read or decoded; the message names the file (BACKEND-19)."""
+    """A file could not be read or decoded; the message names the file (BACKEND-13)."""
 
 
 @dataclass(frozen=True)
@@ -171,7 +173,7 @@ def parse_document(path: str, data: bytes) -> Document:
 
 
 def list_files(root: Path) -> list[tuple[str, Path]]:
-    """BACKEND-13: (relative `/` path, file) for every *.md and *.txt, sorted by code point.
+    """BACKEND-12: (relative `/` path, file) for every *.md and *.txt, sorted by code point.
 
     Names starting with `.` are skipped; symbolic links to directories are not followed.
     """
@@ -205,7 +207,7 @@ def read_documents(root: Path) -> list[Document]:
 def index_directory(
     root: Path, index: SqliteIndex, vectors: MemoryVectorStore | None = None
 ) -> IndexReport:
-    """Index root into `index` (and `vectors`, if given) incrementally (BACKEND-13..19).
+    """Index root into `index` (and `vectors`, if given) incrementally (BACKEND-12..19).
 
     Every file is read first; the writes then run in one transaction. The vector store is
     updated only after the index has committed.
@@ -247,11 +249,21 @@ def corpus_dir(name: str) -> Path:
     return path
 
 
-def open_corpus(name: str) -> tuple[SqliteIndex, MemoryVectorStore]:
-    """An in-memory index and hash-embedder vector store over a shipped corpus (search_corpus)."""
-    from reference.backends.embedder import HashEmbedder
+@dataclass
+class CorpusBackends:
+    """The real backends of `search_corpus` over a shipped corpus (BACKEND-41)."""
 
+    index: SqliteIndex
+    embedder: HashEmbedder
+    vectors: MemoryVectorStore
+    reranker: LexicalReranker
+    report: IndexReport
+
+
+def open_corpus(name: str) -> CorpusBackends:
+    """BACKEND-41: a fresh in-memory index, hash-embedder vectors and hrc-lexical-v1."""
     index = SqliteIndex(":memory:")
-    vectors = MemoryVectorStore(HashEmbedder())
-    index_directory(corpus_dir(name), index, vectors)
-    return index, vectors
+    embedder = HashEmbedder()
+    vectors = MemoryVectorStore(embedder)
+    report = index_directory(corpus_dir(name), index, vectors)
+    return CorpusBackends(index, embedder, vectors, LexicalReranker(), report)

@@ -1,7 +1,7 @@
-"""SQLite FTS5 index: the pinned schema, BM25 ranking and tie rule (spec/backends.md BACKEND-1..12).
+"""SQLite FTS5 index: the pinned schema, BM25 ranking and tie rule (spec/backends.md BACKEND-1..11).
 
 Every write runs inside a savepoint, so a failure leaves the index as it was. Every SQLite
-error on search becomes reference.types.IndexError_ carrying SQLite's message (BACKEND-8).
+error on search becomes reference.types.IndexError_ carrying SQLite's message (BACKEND-7).
 """
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ from itertools import count
 from reference.types import Candidate, IndexError_, InvalidInput
 
 TOKENIZER = "unicode61 remove_diacritics 2"
-# BACKEND-5: bm25() column weights in declaration order (id, path, title, summary, content).
+# BACKEND-4: bm25() column weights in declaration order (id, path, title, summary, content).
 WEIGHT_ID = 0.0
 WEIGHT_PATH = 3.0
 WEIGHT_TITLE = 10.0
@@ -57,7 +57,7 @@ def _version_tuple(text: str) -> tuple[int, ...]:
 
 
 class SqliteIndex:
-    """The Index protocol over an SQLite FTS5 table (BACKEND-1..12).
+    """The Index protocol over an SQLite FTS5 table (BACKEND-1..11).
 
     `path` is a file path or ":memory:". The connection is shared by threads under a lock
     so that legs MAY run concurrently (PIPE-3).
@@ -75,7 +75,7 @@ class SqliteIndex:
             self._db = sqlite3.connect(
                 os.fspath(path), isolation_level=None, check_same_thread=False
             )
-            # BACKEND-4: a UTF-8 database, so BINARY collation is code point order.
+            # BACKEND-3: a UTF-8 database, so BINARY collation is code point order.
             # (Ignored by SQLite for an existing database; checked below.)
             self._db.execute("PRAGMA encoding = 'UTF-8'")
             with self.transaction():
@@ -87,14 +87,14 @@ class SqliteIndex:
         if encoding != "UTF-8":
             self._db.close()
             raise IndexError_(
-                f"index {os.fspath(path)!r} uses {encoding}; BACKEND-4 needs UTF-8"
+                f"index {os.fspath(path)!r} uses {encoding}; BACKEND-3 needs UTF-8"
             )
 
     # -- transactions -------------------------------------------------------------------
 
     @contextmanager
     def transaction(self) -> Iterator[None]:
-        """BACKEND-11: all writes inside commit together or not at all (nests as savepoints)."""
+        """BACKEND-9: all writes inside commit together or not at all (nests as savepoints)."""
         with self._lock:
             name = f"hrc_sp_{next(self._savepoints)}"
             self._db.execute(f"SAVEPOINT {name}")
@@ -173,14 +173,14 @@ class SqliteIndex:
         return {str(p): str(h) for p, h in rows}
 
     def search_bm25_scored(self, expression: str, limit: int) -> list[ScoredHit]:
-        """BACKEND-5..8: hits with their bm25() value, best (lowest) first."""
+        """BACKEND-4..7: hits with their bm25() value, best (lowest) first."""
         if isinstance(limit, bool) or not isinstance(limit, int) or limit < 1:
             raise InvalidInput(f"limit must be an integer >= 1, got {limit!r}")
         with self._lock:
             try:
                 rows = self._db.execute(SEARCH_SQL, (expression, limit)).fetchall()
             except sqlite3.Error as exc:
-                # BACKEND-8: never a silent zero; SQLite's own message is kept.
+                # BACKEND-7: never a silent zero; SQLite's own message is kept.
                 raise IndexError_(str(exc)) from exc
         return [
             ScoredHit(
@@ -191,11 +191,11 @@ class SqliteIndex:
         ]
 
     def search_bm25(self, expression: str, limit: int) -> list[Candidate]:
-        """Index protocol: at most `limit` hits for an FTS5 expression (BACKEND-5..8)."""
+        """Index protocol: at most `limit` hits for an FTS5 expression (BACKEND-5..7)."""
         return [h.candidate for h in self.search_bm25_scored(expression, limit)]
 
     def chunks(self) -> list[Candidate]:
-        """Index protocol: every chunk, ordered by path then id (BACKEND-9)."""
+        """Index protocol: every chunk, ordered by path then id (BACKEND-8)."""
         with self._lock:
             try:
                 rows = self._db.execute(CHUNKS_SQL).fetchall()

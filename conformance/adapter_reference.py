@@ -1,0 +1,114 @@
+"""The reference adapter: `python -m conformance.adapter_reference` (spec/adapter-protocol.md).
+
+Speaks protocol 1 on stdin/stdout and dispatches every `run` to conformance.ops.registry().
+It never dies on a bad input (PROTO-11): an exception with a `kind` attribute becomes an error
+answer of that kind; anything else is a bug in the reference, answered as `internal_error`
+with the traceback written to stderr.
+"""
+
+from __future__ import annotations
+
+import sys
+import traceback
+from collections.abc import Callable
+from typing import Any, BinaryIO
+
+from conformance import protocol
+from conformance.protocol import Message, ProtocolError
+
+NAME = "hrc-reference"
+CAPABILITIES = ("sqlite-fts5", "embedder:hrc-hash-v1")
+
+Handler = Callable[[dict[str, Any]], dict[str, Any]]
+
+
+def _log(text: str) -> None:
+    sys.stderr.write(text.rstrip("\n") + "\n")
+    sys.stderr.flush()
+
+
+def hello_message(handlers: dict[str, Handler]) -> Message:
+    from conformance.report import kit_version
+    from reference import SPEC_VERSION
+
+    return {
+        "type": "hello",
+        "protocol": protocol.PROTOCOL_VERSION,
+        "name": NAME,
+        "version": kit_version(),
+        "specVersion": SPEC_VERSION,
+        "operations": sorted(handlers),
+        "capabilities": list(CAPABILITIES),
+    }
+
+
+def answer(handlers: dict[str, Handler], request: Message) -> Message:
+    """The answer to one validated `run` request; never raises."""
+    seq = request["seq"]
+    handler = handlers.get(request["op"])
+    if handler is None:
+        return _error(seq, "unsupported", f"operation {request['op']!r} is not implemented")
+    try:
+        output = handler(request["input"])
+    except Exception as exc:
+        kind = getattr(exc, "kind", None)
+        if isinstance(kind, str) and kind in protocol.ERROR_KINDS:
+            return _error(seq, kind, str(exc))
+        _log(f"internal error in op {request['op']!r} (case {request['case']}):")
+        _log(traceback.format_exc())
+        return _error(seq, "internal_error", f"{type(exc).__name__}: {exc}")
+    if not isinstance(output, dict):
+        found = type(output).__name__
+        return _error(seq, "internal_error", f"handler returned {found}, not an object")
+    return {"type": "result", "seq": seq, "output": output}
+
+
+def _error(seq: int, kind: str, message: str) -> Message:
+    return {"type": "error", "seq": seq, "error": {"kind": kind, "message": message}}
+
+
+def _write(out: BinaryIO, message: Message) -> None:
+    try:
+        data = protocol.encode(message)
+    except ValueError as exc:  # a non-finite number in an output (TEXT-11)
+        _log(f"cannot encode answer: {exc}")
+        data = protocol.encode(
+            _error(int(message.get("seq", 0)) or 1, "internal_error", f"unencodable output: {exc}")
+        )
+    out.write(data)
+    out.flush()
+
+
+def serve(stdin: BinaryIO, stdout: BinaryIO, handlers: dict[str, Handler] | None = None) -> int:
+    """The adapter loop; returns the exit status."""
+    if handlers is None:
+        from conformance.ops import registry
+
+        handlers = registry()
+    for raw in stdin:
+        line = raw.rstrip(b"\r\n")
+        if not line.strip():
+            continue
+        try:
+            message = protocol.decode_from_runner(line)
+        except ProtocolError as exc:
+            _log(f"ignoring a line that is not a runner message: {exc}")
+            continue
+        kind = message["type"]
+        if kind == "hello":
+            if message["protocol"] != protocol.PROTOCOL_VERSION:
+                _log(f"runner speaks protocol {message['protocol']}; answering with ours")
+            _write(stdout, hello_message(handlers))
+        elif kind == "run":
+            _write(stdout, answer(handlers, message))
+        elif kind == "bye":
+            return 0
+    return 0
+
+
+def main() -> int:
+    return serve(sys.stdin.buffer, sys.stdout.buffer)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

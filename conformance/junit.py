@@ -1,0 +1,95 @@
+"""JUnit XML for CI dashboards: one <testcase> per golden case.
+
+Mapping: `failed` and `xpass` are <failure>; `errored`, `crashed`, `timed_out` and
+`protocol_violation` are <error> with the outcome as its type; `not_applicable` and `xfail`
+are <skipped> with the reason. Characters XML 1.0 cannot carry (golden inputs contain NUL and
+other controls) are written as \\uXXXX.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import xml.etree.ElementTree as ET
+from pathlib import Path
+
+from conformance.runner import CaseResult, RunResult
+
+_FAILURE = frozenset({"failed", "xpass"})
+_ERROR = frozenset({"errored", "crashed", "timed_out", "protocol_violation"})
+_SKIPPED = frozenset({"not_applicable", "xfail"})
+_NOT_XML = re.compile("[^\u0009\u000a\u000d\u0020-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
+
+
+def xml_safe(text: str) -> str:
+    """Escape every character XML 1.0 forbids as \\uXXXX."""
+    return _NOT_XML.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
+
+
+def _detail(result: CaseResult) -> str:
+    case = result.case
+    lines = [f"{case.description}", f"case: {case.file}:{case.line}"]
+    lines.append(f"clauses: {', '.join(case.clauses)}")
+    if result.mismatch is not None:
+        mm = result.mismatch
+        lines.append(f"at {mm.path or '/'}: {mm.reason}")
+        lines.append(f"expected: {json.dumps(mm.expected, ensure_ascii=False)}")
+        lines.append(f"actual:   {json.dumps(mm.actual, ensure_ascii=False)}")
+    elif result.message:
+        lines.append(result.message)
+    return xml_safe("\n".join(lines))
+
+
+def to_element(run: RunResult) -> ET.Element:
+    counts = run.counts()
+    suites = ET.Element("testsuites", name="hrc")
+    suite = ET.SubElement(
+        suites,
+        "testsuite",
+        name="hrc",
+        tests=str(len(run.results)),
+        failures=str(sum(counts[s] for s in _FAILURE)),
+        errors=str(sum(counts[s] for s in _ERROR)),
+        skipped=str(sum(counts[s] for s in _SKIPPED)),
+        time=f"{run.duration_ms / 1000:.3f}",
+        timestamp=run.started_at,
+    )
+    if run.hello is not None:
+        props = ET.SubElement(suite, "properties")
+        for name, value in (
+            ("adapter", run.hello.name),
+            ("adapterVersion", run.hello.version),
+            ("specVersion", run.hello.spec_version),
+        ):
+            ET.SubElement(props, "property", name=name, value=xml_safe(value))
+    for result in run.results:
+        case = result.case
+        tc = ET.SubElement(
+            suite,
+            "testcase",
+            classname=f"hrc.{case.stage or 'golden'}",
+            name=case.id,
+            file=case.file,
+            line=str(case.line),
+            time=f"{result.duration_ms / 1000:.3f}",
+        )
+        message = xml_safe(result.message or result.status)
+        if result.status in _FAILURE:
+            el = ET.SubElement(tc, "failure", message=message, type=result.status)
+            el.text = _detail(result)
+        elif result.status in _ERROR:
+            el = ET.SubElement(tc, "error", message=message, type=result.status)
+            el.text = _detail(result)
+        elif result.status in _SKIPPED:
+            ET.SubElement(tc, "skipped", message=message, type=result.status)
+        if result.stderr and result.status != "passed":
+            err = ET.SubElement(tc, "system-err")
+            err.text = xml_safe("\n".join(result.stderr))
+    return suites
+
+
+def write(path: Path, run: RunResult) -> None:
+    tree = ET.ElementTree(to_element(run))
+    ET.indent(tree)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tree.write(path, encoding="utf-8", xml_declaration=True)

@@ -1,0 +1,120 @@
+"""`hrc report R1.json [R2.json ...]`: a compliance matrix, ports x stages.
+
+A cell is `passed/total` for the cases of that stage in that report; `n/a` marks stages where
+every case was not applicable, and a trailing `*` marks cells with some not-applicable cases.
+Reports are validated and must be complete (PROTO-24).
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from conformance.report import ReportError, load
+
+
+@dataclass
+class Cell:
+    passed: int = 0
+    total: int = 0
+    not_applicable: int = 0
+
+    def add(self, status: str) -> None:
+        self.total += 1
+        if status == "passed":
+            self.passed += 1
+        elif status == "not_applicable":
+            self.not_applicable += 1
+
+    def render(self) -> str:
+        if self.total == 0:
+            return "–"
+        if self.not_applicable == self.total:
+            return "n/a"
+        mark = "*" if self.not_applicable else ""
+        return f"{self.passed}/{self.total}{mark}"
+
+
+@dataclass
+class Row:
+    port: str
+    cells: dict[str, Cell] = field(default_factory=dict)
+    total: Cell = field(default_factory=Cell)
+
+
+def port_label(document: dict[str, Any]) -> str:
+    adapter = document["adapter"]
+    if "name" in adapter:
+        return f"{adapter['name']} {adapter['version']}"
+    return " ".join(adapter["command"])
+
+
+def build(documents: list[dict[str, Any]]) -> tuple[list[str], list[Row]]:
+    stages: set[str] = set()
+    rows: list[Row] = []
+    for document in documents:
+        row = Row(port_label(document))
+        for case in document["cases"]:
+            stage = case["stage"] or "(none)"
+            stages.add(stage)
+            row.cells.setdefault(stage, Cell()).add(case["status"])
+            row.total.add(case["status"])
+        rows.append(row)
+    return sorted(stages), rows
+
+
+def _escape(text: str) -> str:
+    return text.replace("|", "\\|")
+
+
+def render_markdown(stages: list[str], rows: list[Row]) -> str:
+    header = ["port", *stages, "total"]
+    lines = [
+        "| " + " | ".join(_escape(h) for h in header) + " |",
+        "|" + "|".join(["---"] + [":---:"] * (len(header) - 1)) + "|",
+    ]
+    for row in rows:
+        cells = [row.cells.get(s, Cell()).render() for s in stages]
+        lines.append("| " + " | ".join([_escape(row.port), *cells, row.total.render()]) + " |")
+    lines.append("")
+    lines.append("`passed/total` per stage; `*` some cases not applicable; `n/a` none applicable.")
+    return "\n".join(lines) + "\n"
+
+
+def render_text(stages: list[str], rows: list[Row]) -> str:
+    header = ["port", *stages, "total"]
+    table = [header] + [
+        [row.port, *[row.cells.get(s, Cell()).render() for s in stages], row.total.render()]
+        for row in rows
+    ]
+    widths = [max(len(r[i]) for r in table) for i in range(len(header))]
+    return "".join(
+        "  ".join(cell.ljust(widths[i]) for i, cell in enumerate(r)).rstrip() + "\n"
+        for r in table
+    )
+
+
+def register(subparsers: Any) -> None:
+    p: argparse.ArgumentParser = subparsers.add_parser(
+        "report",
+        help="compliance matrix from run reports",
+        description="Read `hrc run --report-json` files and print ports x stages.",
+    )
+    p.add_argument("reports", type=Path, nargs="+", metavar="REPORT.json")
+    p.add_argument("--markdown", action="store_true", help="print a Markdown table")
+    p.set_defaults(func=cmd_report)
+
+
+def cmd_report(args: argparse.Namespace) -> int:
+    try:
+        documents = [load(path) for path in args.reports]
+    except ReportError as exc:
+        print(f"hrc report: {exc}", file=sys.stderr)
+        return 2
+    stages, rows = build(documents)
+    render = render_markdown if args.markdown else render_text
+    sys.stdout.write(render(stages, rows))
+    return 0

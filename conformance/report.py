@@ -1,0 +1,304 @@
+"""What a run tells people and machines: progress, failure blocks, summary, JSON report.
+
+The text output ends with the footer `hrc: N passed, N failed, N skipped` alone on its line
+(PROTO-23); the JSON report validates against schemas/report.schema.json and carries
+`"complete": true` so a truncated file is never mistaken for a clean run (PROTO-24).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import tempfile
+import unicodedata
+from dataclasses import dataclass
+from importlib import metadata
+from pathlib import Path
+from typing import Any, TextIO
+
+from conformance.cases import Case, golden_dir, schema_validator
+from conformance.protocol import PROTOCOL_VERSION
+from conformance.runner import FAILING, OUTCOMES, SKIPPED, CaseResult, RunResult
+
+REPORT_VERSION = 1
+REPORT_SCHEMA = "report.schema.json"
+_STATUS_CHAR = {
+    "passed": ".",
+    "failed": "F",
+    "errored": "E",
+    "crashed": "C",
+    "timed_out": "T",
+    "protocol_violation": "P",
+    "not_applicable": "n",
+    "xfail": "x",
+    "xpass": "X",
+}
+#: Outcomes where the adapter's stderr helps explain what happened.
+_SHOW_STDERR = frozenset({"errored", "crashed", "timed_out", "protocol_violation"})
+
+
+def kit_version() -> str:
+    try:
+        return metadata.version("hybrid-retrieval-conformance")
+    except metadata.PackageNotFoundError:
+        return "0+unknown"
+
+
+@dataclass(frozen=True)
+class SuiteInfo:
+    spec_version: str
+    case_count: int
+    golden: str
+
+    @classmethod
+    def for_cases(cls, suite: list[Case], golden: Path | None) -> SuiteInfo:
+        from reference import SPEC_VERSION
+
+        return cls(SPEC_VERSION, len(suite), str(golden if golden is not None else golden_dir()))
+
+
+def footer(counts: dict[str, int]) -> str:
+    """The CI-parsed last line (PROTO-23)."""
+    passed = counts.get("passed", 0)
+    failed = sum(counts.get(s, 0) for s in FAILING)
+    skipped = sum(counts.get(s, 0) for s in SKIPPED)
+    return f"hrc: {passed} passed, {failed} failed, {skipped} skipped"
+
+
+def summary(counts: dict[str, int]) -> dict[str, Any]:
+    out: dict[str, Any] = {"total": sum(counts.values())}
+    for status in OUTCOMES:
+        out[status] = counts.get(status, 0)
+    out["skipped"] = sum(counts.get(s, 0) for s in SKIPPED)
+    out["ok"] = not any(counts.get(s, 0) for s in FAILING)
+    out["footer"] = footer(counts)
+    return out
+
+
+def _spec_warnings(run: RunResult, suite: SuiteInfo) -> list[str]:
+    warnings: list[str] = []
+    if run.hello is not None:
+        theirs = run.hello.spec_version.split(".")[0]
+        ours = suite.spec_version.split(".")[0]
+        if theirs != ours:
+            warnings.append(
+                f"adapter implements spec {run.hello.spec_version}, "
+                f"the suite is spec {suite.spec_version} (different major version)"
+            )
+    return warnings
+
+
+def case_json(result: CaseResult) -> dict[str, Any]:
+    case = result.case
+    out: dict[str, Any] = {
+        "id": case.id,
+        "status": result.status,
+        "stage": case.stage,
+        "op": case.op,
+        "durationMs": result.duration_ms,
+        "source": f"{case.file}:{case.line}",
+        "clauses": list(case.clauses),
+    }
+    if result.message is not None:
+        out["message"] = result.message
+    if result.mismatch is not None:
+        out["mismatch"] = {
+            "path": result.mismatch.path,
+            "reason": result.mismatch.reason,
+            "expected": result.mismatch.expected,
+            "actual": result.mismatch.actual,
+        }
+    if result.response is not None:
+        out.update(result.response)
+    if result.stderr:
+        out["stderr"] = list(result.stderr)
+    if result.underlying is not None:
+        out["underlying"] = result.underlying
+    if result.expected_failure is not None:
+        ef: dict[str, Any] = {"reason": result.expected_failure.reason}
+        if result.expected_failure.link is not None:
+            ef["link"] = result.expected_failure.link
+        out["expectedFailure"] = ef
+    return out
+
+
+def build(run: RunResult, suite: SuiteInfo) -> dict[str, Any]:
+    """The JSON report of a run (schemas/report.schema.json)."""
+    adapter: dict[str, Any] = {"command": list(run.argv)}
+    if run.hello is not None:
+        adapter.update(run.hello.to_json())
+    adapter["restarts"] = run.restarts
+    adapter["events"] = list(run.events)
+    return {
+        "hrc": {
+            "reportVersion": REPORT_VERSION,
+            "kitVersion": kit_version(),
+            "protocol": PROTOCOL_VERSION,
+        },
+        "startedAt": run.started_at,
+        "durationMs": run.duration_ms,
+        "options": {
+            "timeout": run.options.timeout,
+            "handshakeTimeout": run.options.handshake_timeout,
+            "restartBudget": run.options.restart_budget,
+            "maxLineBytes": run.options.max_line_bytes,
+        },
+        "adapter": adapter,
+        "suite": {
+            "specVersion": suite.spec_version,
+            "caseCount": suite.case_count,
+            "selected": len(run.results),
+            "golden": suite.golden,
+        },
+        "summary": summary(run.counts()),
+        "warnings": _spec_warnings(run, suite),
+        "cases": [case_json(r) for r in run.results],
+        "complete": True,
+    }
+
+
+class ReportError(ValueError):
+    """A report file is unreadable, invalid or incomplete."""
+
+
+def validate(document: Any) -> None:
+    """Raise ReportError when `document` is not a complete, valid report."""
+    errors = sorted(schema_validator(REPORT_SCHEMA).iter_errors(document), key=str)
+    if errors:
+        err = errors[0]
+        where = "/".join(str(p) for p in err.absolute_path) or "(root)"
+        raise ReportError(f"not a valid hrc report at {where}: {err.message}")
+
+
+def load(path: Path) -> dict[str, Any]:
+    """Read and validate a report; an incomplete report is an error (PROTO-24)."""
+    try:
+        document = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError) as exc:
+        raise ReportError(f"{path}: cannot read report: {exc}") from exc
+    if isinstance(document, dict) and document.get("complete") is not True:
+        raise ReportError(f"{path}: incomplete report (no \"complete\": true); the run was cut")
+    try:
+        validate(document)
+    except ReportError as exc:
+        raise ReportError(f"{path}: {exc}") from exc
+    assert isinstance(document, dict)
+    return document
+
+
+def write_json(path: Path, document: dict[str, Any]) -> None:
+    """Validate, then write atomically (a reader never sees half a report)."""
+    validate(document)
+    text = json.dumps(document, ensure_ascii=False, indent=1, allow_nan=False) + "\n"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=path.name, suffix=".tmp", dir=path.parent)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as fh:
+            fh.write(text)
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+
+
+# -- text ------------------------------------------------------------------------------------
+
+
+def visible(value: Any, limit: int = 300) -> str:
+    """JSON text of `value` with invisible and combining characters escaped as \\uXXXX."""
+    try:
+        text = json.dumps(value, ensure_ascii=False)
+    except (TypeError, ValueError):
+        text = repr(value)
+    out: list[str] = []
+    for ch in text:
+        cat = unicodedata.category(ch)
+        if ch != " " and (cat[0] in "CZ" or cat in ("Mn", "Me")):
+            code = ord(ch)
+            out.append(f"\\u{code:04x}" if code <= 0xFFFF else f"\\U{code:08x}")
+        else:
+            out.append(ch)
+    shown = "".join(out)
+    return shown if len(shown) <= limit else shown[:limit] + f"… ({len(shown)} chars)"
+
+
+def failure_block(result: CaseResult, repro: str, quiet: bool = False) -> str:
+    case = result.case
+    label = "XPASS" if result.status == "xpass" else "FAILED"
+    head = f"{label} [{result.status}] {case.id}"
+    if quiet:
+        return f"{head} ({case.file}:{case.line}): {result.message or ''}\n"
+    lines = [
+        head,
+        f"  why:      {case.description}",
+        f"  clauses:  {', '.join(case.clauses)}",
+        f"  case:     {case.file}:{case.line}",
+    ]
+    if result.mismatch is not None:
+        mm = result.mismatch
+        lines.append(f"  at {mm.path or '/'}: {mm.reason}")
+        lines.append(f"    expected: {visible(mm.expected)}")
+        lines.append(f"    actual:   {visible(mm.actual)}")
+    elif result.message:
+        lines.append(f"  {result.message}")
+    if result.status in _SHOW_STDERR and result.stderr:
+        lines.append(f"  adapter stderr (last {len(result.stderr)} lines):")
+        lines.extend(f"    | {line}" for line in result.stderr)
+    lines.append(f"  repro:    {repro} --select {case.id}")
+    return "\n".join(lines) + "\n\n"
+
+
+def render_text(run: RunResult, suite: SuiteInfo, repro: str, quiet: bool = False) -> str:
+    """Failure blocks, then one line per non-zero outcome, then the footer (PROTO-23)."""
+    parts: list[str] = []
+    if run.hello is not None and not quiet:
+        h = run.hello
+        parts.append(
+            f"adapter: {h.name} {h.version} (spec {h.spec_version}, protocol {h.protocol}, "
+            f"{len(h.operations)} operations)\n"
+        )
+    for warning in _spec_warnings(run, suite):
+        parts.append(f"warning: {warning}\n")
+    for result in run.results:
+        if result.status in FAILING:
+            parts.append(failure_block(result, repro, quiet))
+    counts = run.counts()
+    width = max(len(s) for s in OUTCOMES)
+    for status in OUTCOMES:
+        if counts[status]:
+            note = " (skipped)" if status in SKIPPED else ""
+            parts.append(f"  {status:<{width}} {counts[status]:>6}{note}\n")
+    if run.restarts:
+        parts.append(f"  adapter restarts: {run.restarts}\n")
+    parts.append(footer(counts) + "\n")
+    return "".join(parts)
+
+
+class Progress:
+    """A counter on a terminal, a character per case otherwise (to `stream`, usually stderr)."""
+
+    def __init__(self, total: int, stream: TextIO, width: int = 80) -> None:
+        self.total = total
+        self.stream = stream
+        self.done = 0
+        self.width = width
+        isatty = getattr(stream, "isatty", None)
+        self.tty = bool(isatty and isatty())
+
+    def update(self, result: CaseResult) -> None:
+        self.done += 1
+        if self.tty:
+            digits = len(str(self.total))
+            self.stream.write(f"\r\x1b[K[{self.done:>{digits}}/{self.total}] {result.case.id}")
+        else:
+            self.stream.write(_STATUS_CHAR.get(result.status, "?"))
+            if self.done % self.width == 0:
+                self.stream.write(f" {self.done}/{self.total}\n")
+        self.stream.flush()
+
+    def finish(self) -> None:
+        if self.tty:
+            self.stream.write("\r\x1b[K")
+        elif self.done % self.width:
+            self.stream.write("\n")
+        self.stream.flush()

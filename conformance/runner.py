@@ -1,0 +1,419 @@
+"""Run golden cases against an adapter and give every case exactly one outcome (PROTO-14..20).
+
+`AdapterSession` owns the adapter across cases: it starts it, shakes hands, restarts it after
+a crash, hang or protocol violation, and gives up cleanly when the restart budget runs out.
+`run_suite` drives a session over a list of cases and applies the expected-failures list.
+The `hrc run` sub-command is registered from here.
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime as dt
+import shlex
+import sys
+import time
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Any
+
+from conformance import protocol
+from conformance.adapter_process import AdapterFault, AdapterProcess, python_command
+from conformance.cases import Case, CaseFileError, SelectionError, case_files, load_all, select
+from conformance.compare import Mismatch, check
+from conformance.expectations import ExpectationsError, ExpectedFailure
+from conformance.protocol import Hello, Message
+
+#: Every outcome a case can get, in report order.
+OUTCOMES: tuple[str, ...] = (
+    "passed",
+    "failed",
+    "errored",
+    "crashed",
+    "timed_out",
+    "protocol_violation",
+    "not_applicable",
+    "xfail",
+    "xpass",
+)
+#: Outcomes that make a run fail (and count as "failed" in the footer).
+FAILING = frozenset({"failed", "errored", "crashed", "timed_out", "protocol_violation", "xpass"})
+#: Outcomes the footer counts as "skipped".
+SKIPPED = frozenset({"not_applicable", "xfail"})
+BUDGET_EXHAUSTED = "adapter restart budget exhausted"
+REFERENCE_ADAPTER_MODULE = "conformance.adapter_reference"
+
+
+@dataclass(frozen=True)
+class RunOptions:
+    """Limits of a run (spec/adapter-protocol.md gives the defaults)."""
+
+    timeout: float = 5.0
+    handshake_timeout: float = 30.0
+    handshake_attempts: int = 3
+    restart_budget: int = 20
+    max_line_bytes: int = protocol.DEFAULT_MAX_LINE_BYTES
+    grace: float = 1.0
+
+
+@dataclass(frozen=True)
+class CaseResult:
+    """The one outcome of one case."""
+
+    case: Case
+    status: str
+    duration_ms: float = 0.0
+    message: str | None = None
+    mismatch: Mismatch | None = None
+    #: what the adapter answered: {"output": ...} or {"error": {...}}; None when it did not.
+    response: dict[str, Any] | None = None
+    stderr: tuple[str, ...] = ()
+    #: for xfail/xpass: the outcome before the expected-failures list was applied.
+    underlying: str | None = None
+    expected_failure: ExpectedFailure | None = None
+
+
+def classify(case: Case, reply: Message) -> tuple[str, str | None, Mismatch | None]:
+    """Status, message and mismatch for a valid answer (PROTO-20)."""
+    expect = case.expect
+    if reply["type"] == "result":
+        output = reply["output"]
+        if "error" in expect:
+            wrong = Mismatch(
+                "", {"error": expect["error"]}, output, "expected an error, got an output"
+            )
+            return "failed", f"expected error {expect['error']!r}, got an output", wrong
+        found = check(expect, output)
+        if found is None:
+            return "passed", None, None
+        return "failed", str(found), found
+    error = reply["error"]
+    kind, text = error["kind"], error["message"]
+    if kind == "internal_error":
+        return "errored", f"adapter internal error: {text}", None
+    if "error" not in expect:
+        message = f"adapter answered error {kind!r} where an output was expected: {text}"
+        return "errored", message, None
+    if kind == expect["error"]:
+        return "passed", None, None
+    mismatch = Mismatch("/error/kind", expect["error"], kind, "wrong error kind")
+    return "failed", f"expected error {expect['error']!r}, got {kind!r}: {text}", mismatch
+
+
+class AdapterSession:
+    """One adapter across a run: start, handshake, restart, budget (PROTO-14..19)."""
+
+    def __init__(self, argv: Sequence[str], options: RunOptions | None = None) -> None:
+        self.argv = list(argv)
+        self.options = options or RunOptions()
+        self.hello: Hello | None = None
+        self.starts = 0
+        self.restarts = 0
+        #: human-readable log of every restart and handshake failure, for the report.
+        self.events: list[str] = []
+        self._proc: AdapterProcess | None = None
+        self._seq = 0
+        self._gave_up: tuple[str, str, tuple[str, ...]] | None = None
+
+    @property
+    def process(self) -> AdapterProcess | None:
+        """The adapter process currently running, if any."""
+        return self._proc
+
+    @property
+    def gave_up(self) -> bool:
+        return self._gave_up is not None
+
+    def _start(self) -> None:
+        """Start a process and shake hands, retrying a bounded number of times (PROTO-17)."""
+        opts = self.options
+        last: AdapterFault | None = None
+        attempts = 0
+        for _ in range(max(1, opts.handshake_attempts)):
+            if self.starts > 0:
+                if self.restarts >= opts.restart_budget:
+                    self._gave_up = ("crashed", BUDGET_EXHAUSTED, ())
+                    self.events.append(f"{BUDGET_EXHAUSTED} ({self.restarts} restarts)")
+                    return
+                self.restarts += 1
+            self.starts += 1
+            attempts += 1
+            proc = AdapterProcess(self.argv, max_line_bytes=opts.max_line_bytes)
+            try:
+                proc.start()
+                hello = proc.handshake(opts.handshake_timeout)
+            except AdapterFault as fault:
+                proc.kill()
+                last = fault
+                self.events.append(
+                    f"handshake attempt {attempts} failed ({fault.outcome}): {fault.message}"
+                )
+                if not fault.retryable:
+                    break
+                continue
+            self.hello = hello
+            self._proc = proc
+            return
+        assert last is not None
+        self._gave_up = (
+            last.outcome,
+            f"adapter handshake failed after {attempts} attempt(s): {last.message}",
+            tuple(last.stderr),
+        )
+
+    def _not_applicable(self, case: Case) -> CaseResult | None:
+        if self.hello is None:
+            return None
+        reason = self.hello.not_applicable_reason(case.op, case.requires)
+        if reason is None:
+            return None
+        return CaseResult(case, "not_applicable", message=reason)
+
+    def run_case(self, case: Case) -> CaseResult:
+        """Send one case and classify the answer; never raises for adapter faults."""
+        if self._gave_up is None:
+            na = self._not_applicable(case)
+            if na is not None:
+                return na
+            if self._proc is not None and not self._proc.alive():
+                code = self._proc.exit_code()
+                self.events.append(f"adapter exited (status {code}) between cases; restarting")
+                self._proc.kill()
+                self._proc = None
+            if self._proc is None:
+                self._start()
+                na = self._not_applicable(case) if self._gave_up is None else None
+                if na is not None:
+                    return na
+        if self._gave_up is not None:
+            status, message, stderr = self._gave_up
+            return CaseResult(case, status, message=message, stderr=stderr)
+        proc = self._proc
+        assert proc is not None
+        self._seq += 1
+        mark = proc.stderr_mark()
+        started = time.perf_counter()
+        try:
+            reply = proc.request(self._seq, case.id, case.op, case.input, self.options.timeout)
+        except AdapterFault as fault:
+            lost = round((time.perf_counter() - started) * 1000, 3)
+            proc.kill()
+            self._proc = None
+            self.events.append(f"{case.id}: {fault.outcome}: {fault.message}; restarting")
+            return CaseResult(case, fault.outcome, lost, fault.message, stderr=tuple(fault.stderr))
+        elapsed = round((time.perf_counter() - started) * 1000, 3)
+        status, text, mismatch = classify(case, reply)
+        response = (
+            {"output": reply["output"]} if reply["type"] == "result" else {"error": reply["error"]}
+        )
+        stderr = tuple(proc.stderr_since(mark)) if status != "passed" else ()
+        return CaseResult(case, status, elapsed, text, mismatch, response, stderr)
+
+    def kill_adapter(self) -> None:
+        """Kill the current process; the next case starts a new one (counts as a restart)."""
+        if self._proc is not None:
+            self._proc.kill()
+            self._proc = None
+
+    def close(self) -> None:
+        """Say bye and stop the adapter (PROTO-13)."""
+        if self._proc is not None:
+            self._proc.close(self.options.grace)
+            self._proc = None
+
+
+def apply_expectation(result: CaseResult, expected: ExpectedFailure | None) -> CaseResult:
+    """Strict expected failures (PROTO-22): a listed case that passes is `xpass`."""
+    if expected is None or result.status == "not_applicable":
+        return result
+    if result.status == "passed":
+        return replace(
+            result,
+            status="xpass",
+            underlying="passed",
+            expected_failure=expected,
+            message=f"listed as an expected failure ({expected.reason}) but passed: "
+            "remove it from the expected-failures file",
+        )
+    return replace(
+        result,
+        status="xfail",
+        underlying=result.status,
+        expected_failure=expected,
+        message=f"expected failure ({expected.reason}); was {result.status}: {result.message}",
+    )
+
+
+@dataclass
+class RunResult:
+    """Everything a report needs about one run."""
+
+    results: list[CaseResult]
+    argv: list[str]
+    hello: Hello | None
+    restarts: int
+    events: list[str]
+    started_at: str
+    duration_ms: float
+    options: RunOptions = field(default_factory=RunOptions)
+
+    def counts(self) -> dict[str, int]:
+        counts = dict.fromkeys(OUTCOMES, 0)
+        for result in self.results:
+            counts[result.status] += 1
+        return counts
+
+    @property
+    def ok(self) -> bool:
+        return not any(r.status in FAILING for r in self.results)
+
+
+def run_suite(
+    cases: Sequence[Case],
+    argv: Sequence[str],
+    options: RunOptions | None = None,
+    expected: Mapping[str, ExpectedFailure] | None = None,
+    on_result: Callable[[CaseResult], None] | None = None,
+) -> RunResult:
+    """Run every case once against one persistent adapter (restarted as needed)."""
+    options = options or RunOptions()
+    expected = expected or {}
+    session = AdapterSession(argv, options)
+    started_at = dt.datetime.now(dt.UTC).isoformat(timespec="seconds")
+    clock = time.perf_counter()
+    results: list[CaseResult] = []
+    try:
+        for case in cases:
+            result = apply_expectation(session.run_case(case), expected.get(case.id))
+            results.append(result)
+            if on_result is not None:
+                on_result(result)
+    finally:
+        session.close()
+    return RunResult(
+        results=results,
+        argv=list(argv),
+        hello=session.hello,
+        restarts=session.restarts,
+        events=session.events,
+        started_at=started_at,
+        duration_ms=round((time.perf_counter() - clock) * 1000, 3),
+        options=options,
+    )
+
+
+# -- hrc run ---------------------------------------------------------------------------------
+
+
+def _positive(text: str) -> float:
+    value = float(text)
+    if not value > 0:
+        raise argparse.ArgumentTypeError("must be a positive number of seconds")
+    return value
+
+
+def _count(text: str) -> int:
+    value = int(text)
+    if value < 0:
+        raise argparse.ArgumentTypeError("must be >= 0")
+    return value
+
+
+def register(subparsers: Any) -> None:
+    """Add `hrc run`."""
+    p: argparse.ArgumentParser = subparsers.add_parser(
+        "run",
+        help="run golden cases against an adapter",
+        description="Run golden cases against a port's adapter (spec/adapter-protocol.md). "
+        "Exit 0 when nothing failed, 1 when a case failed, 2 on usage or case-file errors.",
+    )
+    p.add_argument("--adapter", metavar="CMD", help="adapter command line (default: the reference)")
+    p.add_argument(
+        "--select",
+        action="append",
+        default=[],
+        metavar="PATTERN",
+        help="case id, id glob, id prefix, tag, stage or op (repeatable; any matches)",
+    )
+    p.add_argument("--golden", type=Path, metavar="DIR", help="golden case directory")
+    p.add_argument("--report-json", type=Path, metavar="PATH", help="write the JSON report")
+    p.add_argument("--junit", type=Path, metavar="PATH", help="write a JUnit XML report")
+    p.add_argument("--timeout", type=_positive, default=5.0, metavar="S", help="per case (5)")
+    p.add_argument(
+        "--handshake-timeout", type=_positive, default=30.0, metavar="S", help="hello (30)"
+    )
+    p.add_argument("--restart-budget", type=_count, default=20, metavar="N", help="(20)")
+    p.add_argument(
+        "--max-line-bytes",
+        type=_count,
+        default=protocol.DEFAULT_MAX_LINE_BYTES,
+        metavar="N",
+        help="longest accepted protocol line (16 MiB)",
+    )
+    p.add_argument(
+        "--expected-failures", type=Path, metavar="FILE", help="YAML list of {id, reason, link?}"
+    )
+    p.add_argument("--quiet", action="store_true", help="no progress; one line per failure")
+    p.set_defaults(func=cmd_run)
+
+
+def adapter_argv(adapter: str | None) -> list[str]:
+    """The adapter command line; the reference adapter when none is given."""
+    if adapter is None:
+        return python_command(REFERENCE_ADAPTER_MODULE)
+    argv = shlex.split(adapter)
+    if not argv:
+        raise SelectionError("--adapter is empty")
+    return argv
+
+
+def repro_prefix(args: argparse.Namespace) -> str:
+    """`hrc run ...` with the options that matter to reproduce one case."""
+    parts = ["hrc", "run"]
+    if args.adapter is not None:
+        parts += ["--adapter", args.adapter]
+    if args.golden is not None:
+        parts += ["--golden", str(args.golden)]
+    if args.timeout != 5.0:
+        parts += ["--timeout", f"{args.timeout:g}"]
+    return shlex.join(parts)
+
+
+def cmd_run(args: argparse.Namespace) -> int:
+    from conformance import expectations, junit, report
+
+    try:
+        argv = adapter_argv(args.adapter)
+        suite = load_all(case_files(args.golden) if args.golden is not None else None)
+        chosen = select(suite, args.select)
+        expected = (
+            expectations.load(args.expected_failures, (c.id for c in suite))
+            if args.expected_failures is not None
+            else {}
+        )
+    except (CaseFileError, SelectionError, ExpectationsError) as exc:
+        print(f"hrc run: {exc}", file=sys.stderr)
+        return 2
+    options = RunOptions(
+        timeout=args.timeout,
+        handshake_timeout=args.handshake_timeout,
+        restart_budget=args.restart_budget,
+        max_line_bytes=args.max_line_bytes,
+    )
+    progress = None if args.quiet else report.Progress(len(chosen), sys.stderr)
+    run = run_suite(
+        chosen, argv, options, expected, progress.update if progress is not None else None
+    )
+    if progress is not None:
+        progress.finish()
+    suite_info = report.SuiteInfo.for_cases(suite, args.golden)
+    out = sys.stdout
+    out.write(report.render_text(run, suite_info, repro_prefix(args), quiet=args.quiet))
+    out.flush()
+    document = report.build(run, suite_info)
+    if args.report_json is not None:
+        report.write_json(args.report_json, document)
+    if args.junit is not None:
+        junit.write(args.junit, run)
+    return 0 if run.ok else 1

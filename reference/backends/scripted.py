@@ -1,0 +1,213 @@
+"""Scripted backends for the `search` op (spec/operations.md; spec/backends.md BACKEND-36..40).
+
+Every backend answers from the case's JSON, so the whole pipeline replays without an index or
+a model. `scripted_backends_from_json` validates the object and names the bad field.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from reference.backends.protocols import RerankEntry
+from reference.types import Candidate, IndexError_, InvalidInput, candidate_from_json
+
+SCRIPTED_EMBEDDER_NAME = "scripted"
+SCRIPTED_VECTOR = (1.0,)
+
+
+def _check_limit(limit: int) -> None:
+    if isinstance(limit, bool) or not isinstance(limit, int) or limit < 1:
+        raise InvalidInput(f"limit must be an integer >= 1, got {limit!r}")
+
+
+@dataclass
+class ScriptedIndex:
+    """BACKEND-36: per-expression responses and errors; anything else has zero hits."""
+
+    responses: Mapping[str, Sequence[Candidate]] = field(default_factory=dict)
+    errors: Mapping[str, str] = field(default_factory=dict)
+    chunk_list: Sequence[Candidate] | None = None
+    calls: list[str] = field(default_factory=list)
+
+    def search_bm25(self, expression: str, limit: int) -> list[Candidate]:
+        _check_limit(limit)
+        self.calls.append(expression)
+        if expression in self.errors:
+            raise IndexError_(self.errors[expression])
+        return list(self.responses.get(expression, ()))[:limit]
+
+    def chunks(self) -> Sequence[Candidate] | None:
+        return self.chunk_list
+
+
+@dataclass
+class ScriptedVectors:
+    """BACKEND-37: the given hits (first `limit`) whatever the vector, or the given error."""
+
+    hits: Sequence[Candidate] = ()
+    error: str | None = None
+    calls: int = 0
+
+    def search_vector(self, vector: Sequence[float], limit: int) -> list[Candidate]:
+        _check_limit(limit)
+        self.calls += 1
+        if self.error is not None:
+            raise IndexError_(self.error)
+        return list(self.hits)[:limit]
+
+
+class ScriptedEmbedder:
+    """BACKEND-38: name "scripted"; every text embeds to the same one-component vector."""
+
+    name: str = SCRIPTED_EMBEDDER_NAME
+
+    def embed(self, text: str) -> list[float]:
+        return list(SCRIPTED_VECTOR)
+
+
+@dataclass
+class ScriptedReranker:
+    """BACKEND-39: returns the scripted entries as they are, or raises the scripted error."""
+
+    name: str
+    entries: Sequence[RerankEntry] | None = None
+    error: str | None = None
+    calls: int = 0
+
+    def rerank(self, query: str, head: Sequence[Candidate]) -> list[RerankEntry]:
+        self.calls += 1
+        if self.error is not None:
+            raise IndexError_(self.error)
+        return list(self.entries or ())
+
+
+@dataclass
+class ScriptedBackends:
+    """What `scripted_backends_from_json` builds; None means "not configured"."""
+
+    index: ScriptedIndex
+    embedder: ScriptedEmbedder | None
+    vectors: ScriptedVectors
+    reranker: ScriptedReranker | None
+
+
+# -- validation ---------------------------------------------------------------------------
+
+
+def _object(value: Any, where: str) -> Mapping[str, Any]:
+    if not isinstance(value, Mapping):
+        raise InvalidInput(f"{where} must be an object, got {type(value).__name__}")
+    return value
+
+
+def _list(value: Any, where: str) -> list[Any]:
+    if not isinstance(value, list):
+        raise InvalidInput(f"{where} must be a list, got {type(value).__name__}")
+    return value
+
+
+def _string(value: Any, where: str) -> str:
+    if not isinstance(value, str):
+        raise InvalidInput(f"{where} must be a string, got {type(value).__name__}")
+    return value
+
+
+def _candidates(value: Any, where: str, *, chunk: bool = False) -> list[Candidate]:
+    out: list[Candidate] = []
+    for i, item in enumerate(_list(value, where)):
+        at = f"{where}[{i}]"
+        if chunk and isinstance(item, Mapping) and not isinstance(item.get("content"), str):
+            raise InvalidInput(f"{at}.content must be a string (a chunk needs its content)")
+        try:
+            out.append(candidate_from_json(item))
+        except InvalidInput as exc:
+            raise InvalidInput(f"{at}: {exc}") from exc
+    return out
+
+
+def _index(raw: Any, chunks: list[Candidate] | None) -> ScriptedIndex:
+    if raw is None:
+        return ScriptedIndex(chunk_list=chunks)
+    obj = _object(raw, "backends.bm25")
+    responses: dict[str, list[Candidate]] = {}
+    for expr, hits in _object(obj.get("responses", {}), "backends.bm25.responses").items():
+        responses[expr] = _candidates(hits, f"backends.bm25.responses[{expr!r}]")
+    errors: dict[str, str] = {}
+    for expr, message in _object(obj.get("errors", {}), "backends.bm25.errors").items():
+        errors[expr] = _string(message, f"backends.bm25.errors[{expr!r}]")
+    both = sorted(set(responses) & set(errors))
+    if both:
+        raise InvalidInput(
+            f"backends.bm25: expression {both[0]!r} has both a response and an error"
+        )
+    return ScriptedIndex(responses=responses, errors=errors, chunk_list=chunks)
+
+
+def _vectors(raw: Any) -> ScriptedVectors:
+    if raw is None:
+        return ScriptedVectors()
+    obj = _object(raw, "backends.vector")
+    has_hits, has_error = "hits" in obj, "error" in obj
+    if has_hits and has_error:
+        raise InvalidInput("backends.vector must have either hits or error, not both")
+    if has_error:
+        return ScriptedVectors(error=_string(obj["error"], "backends.vector.error"))
+    if not has_hits:
+        raise InvalidInput("backends.vector needs hits or error")
+    return ScriptedVectors(hits=_candidates(obj["hits"], "backends.vector.hits"))
+
+
+def _score(value: Any, where: str) -> float:
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        raise InvalidInput(f"{where} must be a number, got {type(value).__name__}")
+    return float(value)
+
+
+def _reranker(raw: Any) -> ScriptedReranker | None:
+    if raw is None:
+        return None
+    obj = _object(raw, "backends.reranker")
+    name = _string(obj.get("name", SCRIPTED_EMBEDDER_NAME), "backends.reranker.name")
+    if name == "":
+        raise InvalidInput("backends.reranker.name must not be empty")
+    has_results, has_error = "results" in obj, "error" in obj
+    if has_results and has_error:
+        raise InvalidInput("backends.reranker must have either results or error, not both")
+    if has_error:
+        return ScriptedReranker(name, error=_string(obj["error"], "backends.reranker.error"))
+    if not has_results:
+        raise InvalidInput("backends.reranker needs results or error")
+    entries: list[RerankEntry] = []
+    for i, item in enumerate(_list(obj["results"], "backends.reranker.results")):
+        at = f"backends.reranker.results[{i}]"
+        entry = _object(item, at)
+        rid = _string(entry.get("id"), f"{at}.id")
+        entries.append(RerankEntry(rid, _score(entry.get("score"), f"{at}.score")))
+    return ScriptedReranker(name, entries=entries)
+
+
+def scripted_backends_from_json(obj: Mapping[str, Any]) -> ScriptedBackends:
+    """BACKEND-40: validate a case's `backends` object and build the scripted backends.
+
+    Unknown fields are ignored (OP-1); a bad shape raises InvalidInput naming the field.
+    """
+    root = _object(obj, "backends")
+    chunks = None if root.get("chunks") is None else _candidates(
+        root["chunks"], "backends.chunks", chunk=True
+    )
+    embedder_flag = root.get("embedder", False)
+    if embedder_flag is None:
+        embedder_flag = False
+    if not isinstance(embedder_flag, bool):
+        raise InvalidInput(
+            f"backends.embedder must be a boolean, got {type(embedder_flag).__name__}"
+        )
+    return ScriptedBackends(
+        index=_index(root.get("bm25"), chunks),
+        embedder=ScriptedEmbedder() if embedder_flag else None,
+        vectors=_vectors(root.get("vector")),
+        reranker=_reranker(root.get("reranker")),
+    )
+

@@ -1,0 +1,257 @@
+"""In-memory vector store with an exact, portable cosine order (spec/backends.md BACKEND-25..32).
+
+Exact mode (integer vectors, e.g. `hrc-hash-v1` counts): hits are ordered by comparing
+dot²·|c|² products in integers, never floats; the float similarity is only reported.
+Float mode (any other embedder): numpy cosine, same tie rule, not portable (BACKEND-32).
+
+Search is vectorised: one matrix-vector product gives every dot; a float score picks a
+shortlist with a safety margin; the shortlist is then ordered exactly (BACKEND-31).
+"""
+
+from __future__ import annotations
+
+import math
+import threading
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from reference.backends.protocols import Embedder
+from reference.types import Candidate, IndexError_, InvalidInput
+
+# Float32 sums of integer products are exact while every partial sum stays below 2^24.
+_F32_EXACT = 1 << 24
+# Relative slack for the float shortlist; the float score's error is below 1e-15 (BACKEND-31).
+SHORTLIST_MARGIN = 1e-9
+
+
+@dataclass(frozen=True)
+class VectorHit:
+    """A hit with its reported cosine similarity (BACKEND-30) and, in exact mode, its dot."""
+
+    candidate: Candidate
+    similarity: float
+    dot: int | None = None
+
+
+def _codepoint_key(text: str) -> bytes:
+    # TEXT-9: UTF-8 byte order equals code point order.
+    return text.encode("utf-8")
+
+
+def similarity_float(dot: int, query_norm2: int, chunk_norm2: int) -> float:
+    """BACKEND-30: float(dot) / sqrt(float(|q|²) × float(|c|²)), in this operation order."""
+    return float(dot) / math.sqrt(float(query_norm2) * float(chunk_norm2))
+
+
+def exact_order_key(dot: int, chunk_norm2: int) -> Fraction:
+    """BACKEND-28: dot·|dot| / |c|², which orders chunks as cosine does (|q| cancels)."""
+    return Fraction(dot * abs(dot), chunk_norm2)
+
+
+def _as_int_vector(vector: Sequence[float] | Sequence[int], what: str) -> list[int]:
+    out: list[int] = []
+    for x in vector:
+        if isinstance(x, bool):
+            raise IndexError_(f"{what}: booleans are not vector components")
+        if isinstance(x, int):
+            out.append(x)
+        elif isinstance(x, float) and x.is_integer():
+            out.append(int(x))
+        else:
+            raise IndexError_(f"{what}: exact mode needs integer components, got {x!r}")
+    return out
+
+
+class MemoryVectorStore:
+    """VectorStore protocol over chunk vectors kept in memory (BACKEND-25..32).
+
+    `exact` defaults to True when the embedder offers `embed_counts` (the hash embedder).
+    """
+
+    def __init__(self, embedder: Embedder | None = None, *, exact: bool | None = None) -> None:
+        self.embedder = embedder
+        self.exact = hasattr(embedder, "embed_counts") if exact is None else exact
+        self._lock = threading.RLock()
+        self._chunks: list[Candidate] = []
+        self._rows: list[npt.NDArray[Any]] = []
+        self._dim: int | None = None
+        self._dirty = True
+        self._matrix: npt.NDArray[Any] = np.zeros((0, 0), dtype=np.float32)
+        self._norm2: list[int] = []
+        self._norms: npt.NDArray[np.float64] = np.zeros(0)
+        self._max_abs = 0
+
+    # -- building -----------------------------------------------------------------------
+
+    @classmethod
+    def from_chunks(
+        cls, chunks: Iterable[Candidate], embedder: Embedder, *, exact: bool | None = None
+    ) -> MemoryVectorStore:
+        """BACKEND-24, BACKEND-25: embed every chunk's content with `embedder`."""
+        store = cls(embedder, exact=exact)
+        for chunk in chunks:
+            store.add(chunk, store._embed(chunk.content))
+        return store
+
+    def _embed(self, text: str) -> Sequence[int] | Sequence[float]:
+        if self.embedder is None:
+            raise InvalidInput("this vector store has no embedder; use add(chunk, vector)")
+        counts = getattr(self.embedder, "embed_counts", None)
+        if self.exact and callable(counts):
+            result: list[int] = counts(text)
+            return result
+        return self.embedder.embed(text)
+
+    def add(self, chunk: Candidate, vector: Sequence[float] | Sequence[int]) -> None:
+        """Add one chunk with its vector (integers below 2^24 in magnitude in exact mode)."""
+        with self._lock:
+            if self._dim is None:
+                self._dim = len(vector)
+            elif len(vector) != self._dim:
+                raise InvalidInput(
+                    f"chunk {chunk.id!r}: vector has {len(vector)} components, not {self._dim}"
+                )
+            if self.exact:
+                ints = _as_int_vector(vector, f"chunk {chunk.id!r}")
+                if any(abs(x) >= _F32_EXACT for x in ints):
+                    raise InvalidInput(f"chunk {chunk.id!r}: exact mode needs |x| < 2^24")
+                row: npt.NDArray[Any] = np.array(ints, dtype=np.int32)
+            else:
+                row = np.array([float(x) for x in vector], dtype=np.float64)
+                if not np.all(np.isfinite(row)):
+                    raise InvalidInput(f"chunk {chunk.id!r}: vector is not finite")
+            self._chunks.append(chunk)
+            self._rows.append(row)
+            self._dirty = True
+
+    def upsert_document(self, path: str, chunks: Sequence[Candidate]) -> None:
+        """Replace the chunks of one document (the indexer calls this after its commit)."""
+        vectors = [self._embed(c.content) for c in chunks]
+        with self._lock:
+            self.remove_document(path)
+            for chunk, vector in zip(chunks, vectors, strict=True):
+                self.add(chunk, vector)
+
+    def remove_document(self, path: str) -> None:
+        """Drop every chunk of `path`."""
+        with self._lock:
+            keep = [i for i, c in enumerate(self._chunks) if c.path != path]
+            if len(keep) != len(self._chunks):
+                self._chunks = [self._chunks[i] for i in keep]
+                self._rows = [self._rows[i] for i in keep]
+                self._dirty = True
+
+    def __len__(self) -> int:
+        return len(self._chunks)
+
+    def _build(self) -> None:
+        if not self._dirty:
+            return
+        n, dim = len(self._chunks), self._dim or 0
+        # Rows in (path, id) order, so that a stable sort by score alone applies the tie
+        # rule (BACKEND-29).
+        order = sorted(
+            range(n),
+            key=lambda i: (
+                _codepoint_key(self._chunks[i].path),
+                _codepoint_key(self._chunks[i].id),
+            ),
+        )
+        self._chunks = [self._chunks[i] for i in order]
+        self._rows = [self._rows[i] for i in order]
+        if self.exact:
+            ints = np.array(self._rows, dtype=np.int64).reshape(n, dim)
+            norm2 = np.einsum("ij,ij->i", ints, ints)
+            self._norm2 = [int(x) for x in norm2]
+            self._max_abs = int(np.abs(ints).max()) if ints.size else 0
+            self._matrix = ints.astype(np.float32)
+            self._norms = np.sqrt(norm2.astype(np.float64))
+        else:
+            m = np.array(self._rows, dtype=np.float64).reshape(n, dim)
+            self._matrix = m
+            self._norms = np.sqrt(np.einsum("ij,ij->i", m, m))
+        self._dirty = False
+
+    # -- search -------------------------------------------------------------------------
+
+    def search_vector(self, vector: Sequence[float], limit: int) -> list[Candidate]:
+        """VectorStore protocol: at most `limit` hits, best first (BACKEND-27..31)."""
+        return [h.candidate for h in self.search_scored(vector, limit)]
+
+    def search_scored(self, vector: Sequence[float], limit: int) -> list[VectorHit]:
+        """Hits with their similarity; exact order in exact mode, float order otherwise."""
+        if isinstance(limit, bool) or not isinstance(limit, int) or limit < 1:
+            raise InvalidInput(f"limit must be an integer >= 1, got {limit!r}")
+        with self._lock:
+            self._build()
+            if not self._chunks:
+                return []
+            if len(vector) != self._dim:
+                raise IndexError_(
+                    f"query vector has {len(vector)} components; the store holds {self._dim}"
+                )
+            if self.exact:
+                return self._search_exact(_as_int_vector(vector, "query vector"), limit)
+            return self._search_float(vector, limit)
+
+    def _dots(self, q: list[int]) -> npt.NDArray[np.int64]:
+        nz = [i for i, x in enumerate(q) if x != 0]
+        bound = sum(abs(q[i]) for i in nz) * self._max_abs
+        if bound < _F32_EXACT:
+            # Every product and partial sum is an integer below 2^24: float32 is exact.
+            cols = self._matrix[:, nz]
+            dots = cols @ np.array([q[i] for i in nz], dtype=np.float32)
+            return np.asarray(dots.astype(np.int64), dtype=np.int64)
+        if bound < (1 << 62):
+            ints = self._matrix.astype(np.int64)
+            return np.asarray(ints @ np.array(q, dtype=np.int64), dtype=np.int64)
+        raise IndexError_("query vector too large for exact integer dot products")
+
+    def _search_exact(self, q: list[int], limit: int) -> list[VectorHit]:
+        q_norm2 = sum(x * x for x in q)
+        if q_norm2 == 0:
+            return []  # BACKEND-27: a zero query vector has no hits.
+        dots = self._dots(q)
+        # BACKEND-27: a hit needs a strictly positive dot (zero chunk vectors never qualify).
+        positive = np.flatnonzero(dots > 0)
+        if positive.size == 0:
+            return []
+        d = dots[positive].astype(np.float64)
+        approx = d / self._norms[positive]
+        if positive.size > limit:
+            kth = np.partition(approx, positive.size - limit)[positive.size - limit]
+            shortlist = positive[approx >= kth * (1.0 - SHORTLIST_MARGIN)]
+        else:
+            shortlist = positive
+        # Exact order on the shortlist: rows are already in (path, id) order, so a stable
+        # sort by the exact key alone applies the tie rule (BACKEND-28, BACKEND-29).
+        rows = sorted(
+            (int(i) for i in shortlist),
+            key=lambda i: exact_order_key(int(dots[i]), self._norm2[i]),
+            reverse=True,
+        )
+        # `reverse=True` keeps equal keys in their original (path, id) order in Python.
+        hits: list[VectorHit] = []
+        for i in rows[:limit]:
+            dot = int(dots[i])
+            sim = similarity_float(dot, q_norm2, self._norm2[i])
+            hits.append(VectorHit(self._chunks[i], sim, dot))
+        return hits
+
+    def _search_float(self, vector: Sequence[float], limit: int) -> list[VectorHit]:
+        q = np.array([float(x) for x in vector], dtype=np.float64)
+        q_norm = float(np.sqrt(q @ q))
+        if q_norm == 0.0 or not math.isfinite(q_norm):
+            return []
+        m = self._matrix
+        with np.errstate(divide="ignore", invalid="ignore"):
+            sims = (m @ q) / (self._norms * q_norm)
+        candidates = np.flatnonzero(np.isfinite(sims) & (sims > 0))
+        # Stable sort on -similarity; rows are in (path, id) order, so ties go by path, id.
+        ranked = candidates[np.argsort(-sims[candidates], kind="stable")][:limit]
+        return [VectorHit(self._chunks[int(i)], float(sims[int(i)])) for i in ranked]

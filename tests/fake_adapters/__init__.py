@@ -1,0 +1,1 @@
+"""Fake adapters (one fault each) and helpers for the conformance runner's own tests."""

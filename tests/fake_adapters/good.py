@@ -1,0 +1,5 @@
+"""Answers every tiny case correctly."""
+
+from _base import serve
+
+serve()

@@ -1,0 +1,43 @@
+"""The sanitised form read by the ladder's refreshed_sanitised rung (DSL-20, DSL-21)."""
+
+from __future__ import annotations
+
+from reference.query import Sanitised, sanitise
+
+
+def test_tokens_are_words_minus_stopwords() -> None:
+    """DSL-20: words (TEXT-7) with stopwords removed, in order, duplicates kept."""
+    assert sanitise("How do I set up the cluster, the cluster?").tokens == (
+        "set",
+        "cluster",
+        "cluster",
+    )
+
+
+def test_operator_words_and_characters_are_gone() -> None:
+    """DSL-20: AND/OR/NOT fold to stopwords; quotes and stars are P∪S."""
+    assert sanitise('"big data" AND spark* NOT x').tokens == ("big", "data", "spark")
+
+
+def test_alias_key_survives_stopword_filtering() -> None:
+    """DSL-20: a short word that is an alias key is kept."""
+    assert sanitise("ml ops", {"ml": ["machine learning"]}).tokens == ("ml", "ops")
+
+
+def test_expression_is_terms_joined_by_or() -> None:
+    """DSL-21: each token quoted, joined by OR."""
+    assert sanitise("kubernetes setup").expression == '"kubernetes" OR "setup"'
+
+
+def test_expression_expands_alias_groups() -> None:
+    """DSL-21: alias keys become parenthesised groups; tokens stay unexpanded."""
+    result = sanitise("k8s AND ml", {"k8s": ["kubernetes"], "ml": ["machine learning"]})
+    assert result == Sanitised(
+        tokens=("k8s", "ml"),
+        expression='("k8s" OR "kubernetes") OR ("ml" OR "machine learning")',
+    )
+
+
+def test_nothing_left_gives_empty_expression() -> None:
+    """DSL-21: no tokens give the empty expression."""
+    assert sanitise("the AND of") == Sanitised(tokens=(), expression="")

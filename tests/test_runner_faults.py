@@ -1,0 +1,343 @@
+"""The runner survives every adapter fault and gives each case exactly one outcome.
+
+Each test runs the tiny suite (tests/fake_adapters/support.py) against one fake adapter.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import os
+from pathlib import Path
+
+import pytest
+from fake_adapters.support import FAST, IDS, fake, write_tiny_golden
+
+from conformance.cases import Case, case_files, load_all
+from conformance.runner import (
+    BUDGET_EXHAUSTED,
+    OUTCOMES,
+    AdapterSession,
+    RunResult,
+    run_suite,
+)
+
+
+@pytest.fixture
+def cases(tmp_path: Path) -> list[Case]:
+    return load_all(case_files(write_tiny_golden(tmp_path)))
+
+
+def statuses(run: RunResult) -> dict[str, str]:
+    return {r.case.id: r.status for r in run.results}
+
+
+def assert_accounted(run: RunResult) -> None:
+    """Every selected case has exactly one outcome, in order, and the counts add up."""
+    assert [r.case.id for r in run.results] == IDS
+    counts = run.counts()
+    assert set(counts) == set(OUTCOMES)
+    assert sum(counts.values()) == len(IDS)
+
+
+def test_correct_adapter_passes_every_case(cases: list[Case]) -> None:
+    """PROTO-20 A correct output, and the expected error kind, are `passed`."""
+    run = run_suite(cases, fake("good"), FAST)
+    assert_accounted(run)
+    assert set(statuses(run).values()) == {"passed"}
+    assert run.restarts == 0
+    assert run.ok
+
+
+def test_crash_marks_the_case_in_flight_and_the_run_continues(cases: list[Case]) -> None:
+    """PROTO-14 An adapter that exits mid-case crashes that case; it is restarted for the rest."""
+    run = run_suite(cases, fake("crash_on", "tiny/length/astral"), FAST)
+    assert_accounted(run)
+    got = statuses(run)
+    assert got.pop("tiny/length/astral") == "crashed"
+    assert set(got.values()) == {"passed"}
+    assert run.restarts == 1
+    crashed = run.results[1]
+    assert "exited with status 3" in (crashed.message or "")
+    assert "fake: about to crash" in crashed.stderr
+
+
+def test_adapter_exiting_between_cases_is_restarted_without_blame(cases: list[Case]) -> None:
+    """PROTO-14 An adapter found dead while idle is restarted; no case is charged for it."""
+    session = AdapterSession(fake("exit_after", "tiny/length/ascii"), FAST)
+    try:
+        assert session.run_case(cases[0]).status == "passed"
+        assert session.process is not None
+        assert session.process.wait(timeout=5) == 0
+        assert session.run_case(cases[1]).status == "passed"
+    finally:
+        session.close()
+    assert session.restarts == 1
+
+
+def test_hang_times_out_that_case_only(cases: list[Case]) -> None:
+    """PROTO-15 No answer within the per-case timeout is `timed_out`; the adapter is replaced."""
+    run = run_suite(cases, fake("hang_on", "tiny/normalise/spaces"), FAST)
+    assert_accounted(run)
+    got = statuses(run)
+    assert got.pop("tiny/normalise/spaces") == "timed_out"
+    assert set(got.values()) == {"passed"}
+    assert run.restarts == 1
+
+
+def test_non_json_line_is_a_protocol_violation(cases: list[Case]) -> None:
+    """PROTO-16 A line on stdout that is not JSON is a `protocol_violation`."""
+    run = run_suite(cases, fake("garbage", "tiny/length/ascii"), FAST)
+    assert_accounted(run)
+    got = statuses(run)
+    assert got.pop("tiny/length/ascii") == "protocol_violation"
+    assert set(got.values()) == {"passed"}
+    assert "not JSON" in (run.results[0].message or "")
+
+
+def test_wrong_seq_is_a_protocol_violation(cases: list[Case]) -> None:
+    """PROTO-8 An answer whose seq is not the request's is a `protocol_violation`."""
+    run = run_suite(cases, fake("wrong_seq", "tiny/normalise/upper"), FAST)
+    assert_accounted(run)
+    got = statuses(run)
+    assert got.pop("tiny/normalise/upper") == "protocol_violation"
+    assert set(got.values()) == {"passed"}
+    assert "seq" in (run.results[4].message or "")
+
+
+def test_over_long_line_is_a_protocol_violation(cases: list[Case]) -> None:
+    """PROTO-2 A line longer than the cap is a `protocol_violation` and is not buffered whole."""
+    options = dataclasses.replace(FAST, max_line_bytes=1024)
+    run = run_suite(cases, fake("oversize", "tiny/length/ascii", "5000"), options)
+    assert_accounted(run)
+    got = statuses(run)
+    assert got.pop("tiny/length/ascii") == "protocol_violation"
+    assert set(got.values()) == {"passed"}
+    assert "longer than 1024 bytes" in (run.results[0].message or "")
+
+
+def test_line_at_the_cap_is_accepted(cases: list[Case]) -> None:
+    """PROTO-2 A line no longer than the cap is read normally (here: a wrong output, `failed`)."""
+    options = dataclasses.replace(FAST, max_line_bytes=8192)
+    run = run_suite(cases, fake("oversize", "tiny/length/ascii", "5000"), options)
+    assert statuses(run)["tiny/length/ascii"] == "failed"
+    assert run.restarts == 0
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        '{"type": "result", "seq": 0}',
+        '{"type": "result", "seq": 0, "output": [1, 2]}',
+        '{"type": "error", "seq": 0, "error": {"kind": "boom", "message": "x"}}',
+        '{"type": "hello", "protocol": 1}',
+        '{"type": "result", "seq": 0, "output": {}, "extra": 1}',
+    ],
+    ids=["no-output", "output-not-object", "unknown-kind", "unexpected-type", "extra-field"],
+)
+def test_message_failing_its_schema_is_a_protocol_violation(
+    cases: list[Case], message: str
+) -> None:
+    """PROTO-4 A message that fails its schema in schemas/protocol/ is a `protocol_violation`."""
+    run = run_suite(cases, fake("bad_message", "tiny/length/astral", message), FAST)
+    assert_accounted(run)
+    got = statuses(run)
+    assert got.pop("tiny/length/astral") == "protocol_violation"
+    assert set(got.values()) == {"passed"}
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        '{"type": "result", "seq": SEQ, "output": {"length": NaN}}',
+        '{"type": "result", "seq": SEQ, "seq": SEQ, "output": {"length": 3}}',
+        "[1, 2, 3]",
+    ],
+    ids=["nan", "duplicate-key", "not-an-object"],
+)
+def test_line_that_is_not_strict_json_object_is_a_protocol_violation(
+    cases: list[Case], line: str
+) -> None:
+    """PROTO-2 NaN, duplicate keys and non-object lines are protocol violations."""
+    run = run_suite(cases, fake("raw_reply", "tiny/length/ascii", line), FAST)
+    assert_accounted(run)
+    assert statuses(run)["tiny/length/ascii"] == "protocol_violation"
+
+
+def test_handshake_that_always_fails_gives_every_case_an_outcome(cases: list[Case]) -> None:
+    """PROTO-17 A handshake failing every attempt marks every case, with the reason."""
+    run = run_suite(cases, fake("exit_in_handshake"), FAST)
+    assert_accounted(run)
+    assert set(statuses(run).values()) == {"crashed"}
+    first = run.results[0]
+    assert "handshake failed after 3 attempt(s)" in (first.message or "")
+    assert "fake: cannot load my configuration" in first.stderr
+    assert not run.ok
+
+
+def test_garbage_hello_is_a_protocol_violation_for_every_case(cases: list[Case]) -> None:
+    """PROTO-17 A handshake answered with garbage fails as `protocol_violation`."""
+    run = run_suite(cases, fake("garbage_hello"), FAST)
+    assert_accounted(run)
+    assert set(statuses(run).values()) == {"protocol_violation"}
+
+
+def test_handshake_is_retried_after_a_failed_start(cases: list[Case], tmp_path: Path) -> None:
+    """PROTO-17 A failed handshake is retried; a later good start runs the suite normally."""
+    counter = tmp_path / "starts"
+    run = run_suite(cases, fake("flaky_start", str(counter), "2"), FAST)
+    assert_accounted(run)
+    assert set(statuses(run).values()) == {"passed"}
+    assert counter.read_text() == "2"
+
+
+def test_slow_start_uses_the_handshake_timeout_not_the_case_timeout(cases: list[Case]) -> None:
+    """PROTO-17 The handshake has its own, longer timeout, so a slow start is not a fault."""
+    options = dataclasses.replace(FAST, timeout=0.3, handshake_timeout=5.0)
+    run = run_suite(cases, fake("slow_start", "0.45"), options)
+    assert_accounted(run)
+    assert set(statuses(run).values()) == {"passed"}
+
+
+def test_protocol_version_mismatch_is_not_retried(cases: list[Case]) -> None:
+    """PROTO-6 A hello with another protocol version is a violation, without retries."""
+    run = run_suite(cases, fake("wrong_protocol"), FAST)
+    assert_accounted(run)
+    assert set(statuses(run).values()) == {"protocol_violation"}
+    assert "after 1 attempt(s)" in (run.results[0].message or "")
+    assert "protocol 2" in (run.results[0].message or "")
+
+
+def test_missing_program_gives_every_case_an_outcome(cases: list[Case], tmp_path: Path) -> None:
+    """PROTO-17 An adapter that cannot be started at all crashes every case with the reason."""
+    run = run_suite(cases, [str(tmp_path / "no-such-adapter")], FAST)
+    assert_accounted(run)
+    assert set(statuses(run).values()) == {"crashed"}
+    assert "cannot start adapter" in (run.results[0].message or "")
+
+
+def test_restart_budget_exhaustion_crashes_the_remaining_cases(cases: list[Case]) -> None:
+    """PROTO-18 After the restart budget, every remaining case is crashed with that message."""
+    options = dataclasses.replace(FAST, restart_budget=2)
+    run = run_suite(cases, fake("crash_always"), options)
+    assert_accounted(run)
+    assert set(statuses(run).values()) == {"crashed"}
+    assert run.restarts == 2
+    messages = [r.message for r in run.results]
+    assert messages[3:] == [BUDGET_EXHAUSTED] * 3
+    assert all(m != BUDGET_EXHAUSTED for m in messages[:3])
+
+
+def test_stderr_output_never_affects_results(cases: list[Case]) -> None:
+    """PROTO-3 Heavy, binary and very long stderr output is drained and never a failure."""
+    run = run_suite(cases, fake("stderr_spam"), FAST)
+    assert_accounted(run)
+    assert set(statuses(run).values()) == {"passed"}
+
+
+def test_error_where_output_expected_is_errored(cases: list[Case]) -> None:
+    """PROTO-20 An error answer where an output is expected is `errored`; the right error passes."""
+    run = run_suite(cases, fake("errors", "invalid_input"), FAST)
+    assert_accounted(run)
+    got = statuses(run)
+    assert got.pop("tiny/length/not-a-string") == "passed"
+    assert set(got.values()) == {"errored"}
+
+
+def test_wrong_error_kind_is_failed(cases: list[Case]) -> None:
+    """PROTO-20 An error of another kind than the expected one is `failed`."""
+    run = run_suite(cases, fake("errors", "index_error"), FAST)
+    result = run.results[2]
+    assert result.status == "failed"
+    assert result.mismatch is not None
+    assert (result.mismatch.expected, result.mismatch.actual) == ("invalid_input", "index_error")
+
+
+def test_internal_error_is_errored_even_where_an_error_is_expected(cases: list[Case]) -> None:
+    """PROTO-10 `internal_error` is the adapter's own bug: always `errored`."""
+    run = run_suite(cases, fake("errors", "internal_error"), FAST)
+    assert_accounted(run)
+    assert set(statuses(run).values()) == {"errored"}
+
+
+def test_wrong_output_is_failed_with_the_first_differing_field(cases: list[Case]) -> None:
+    """PROTO-20 A wrong output, or an output where an error is expected, is `failed`."""
+    run = run_suite(cases, fake("always_wrong"), FAST)
+    assert_accounted(run)
+    assert set(statuses(run).values()) == {"failed"}
+    upper = run.results[4]
+    assert upper.mismatch is not None
+    assert (upper.mismatch.path, upper.mismatch.expected, upper.mismatch.actual) == (
+        "/normalised",
+        "ÉTÉ",
+        "?",
+    )
+
+
+def test_undeclared_operation_or_capability_is_not_applicable(cases: list[Case]) -> None:
+    """PROTO-7 A case whose op or capability the hello lacks is `not_applicable`, with why."""
+    run = run_suite(cases, fake("missing_op"), FAST)
+    assert_accounted(run)
+    got = statuses(run)
+    assert [got[i] for i in IDS[:3]] == ["passed"] * 3
+    assert [got[i] for i in IDS[3:]] == ["not_applicable"] * 3
+    assert "operation 'normalise' is not declared" in (run.results[3].message or "")
+    assert run.ok
+
+
+def test_capability_missing_alone_is_not_applicable(cases: list[Case]) -> None:
+    """PROTO-7 A declared op with an undeclared `requires` capability is `not_applicable`."""
+    cap_case = dataclasses.replace(cases[0], requires=("embedder:none",))
+    run = run_suite([cap_case], fake("good"), FAST)
+    assert run.results[0].status == "not_applicable"
+    assert "capability 'embedder:none'" in (run.results[0].message or "")
+
+
+def test_timings_are_never_compared(cases: list[Case]) -> None:
+    """PROTO-25 `timings` keys in an output are dropped before comparison."""
+    run = run_suite(cases, fake("with_timings"), FAST)
+    assert set(statuses(run).values()) == {"passed"}
+
+
+def test_session_starts_with_hello_and_ends_with_bye(cases: list[Case], tmp_path: Path) -> None:
+    """PROTO-5 The first message is hello; PROTO-13 the last one is bye."""
+    log = tmp_path / "log.jsonl"
+    run_suite(cases, fake("recorder", str(log)), FAST)
+    lines = [json.loads(x) for x in log.read_text(encoding="utf-8").splitlines()]
+    messages = [m for m in lines if "type" in m]
+    assert messages[0] == {"type": "hello", "protocol": 1}
+    assert messages[-1] == {"type": "bye"}
+
+
+def test_seq_increases_across_restarts(cases: list[Case], tmp_path: Path) -> None:
+    """PROTO-8 seq numbers strictly increase over the whole run, restarts included."""
+    log = tmp_path / "log.jsonl"
+    session = AdapterSession(fake("recorder", str(log)), FAST)
+    try:
+        for case in cases:
+            assert session.run_case(case).status == "passed"
+            session.kill_adapter()  # the next case needs a fresh process
+    finally:
+        session.close()
+    lines = [json.loads(x) for x in log.read_text(encoding="utf-8").splitlines()]
+    seqs = [m["seq"] for m in lines if m.get("type") == "run"]
+    assert len(seqs) == len(cases)
+    assert seqs == sorted(set(seqs))
+    assert session.restarts == len(cases) - 1
+
+
+def test_adapter_ignoring_bye_is_killed(cases: list[Case], tmp_path: Path) -> None:
+    """PROTO-13 An adapter that does not exit after bye is killed after the grace period."""
+    log = tmp_path / "log.jsonl"
+    run = run_suite(cases[:1], fake("recorder", str(log), "ignore-bye"), FAST)
+    assert run.ok
+    pid = json.loads(log.read_text(encoding="utf-8").splitlines()[0])["pid"]
+    with pytest.raises(ProcessLookupError):
+        os.kill(pid, 0)
+
+
+def test_every_fault_leaves_a_complete_run(cases: list[Case]) -> None:
+    """PROTO-19 Whatever the adapter does, each selected case gets exactly one outcome."""
+    for argv in (fake("crash_always"), fake("garbage_hello"), fake("exit_in_handshake")):
+        run = run_suite(cases, argv, dataclasses.replace(FAST, restart_budget=1))
+        assert_accounted(run)

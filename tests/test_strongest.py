@@ -1,0 +1,73 @@
+"""The strongest term (spec/ladder.md LADDER-8, LADDER-9)."""
+
+from __future__ import annotations
+
+from conformance.ops import registry
+from reference.strongest import strongest_term
+
+OPS = registry()
+
+
+def term(query: str) -> str:
+    result: str = OPS["strongest_term"]({"query": query})["term"]
+    return result
+
+
+def test_longest_word_wins() -> None:
+    """LADDER-8: the longest word by code points is the strongest."""
+    assert strongest_term(["helm", "kubernetes", "setup"]) == "kubernetes"
+
+
+def test_ties_go_to_the_leftmost() -> None:
+    """LADDER-8: `pasta` and `pizza` tie at 5; the leftmost wins (TEXT-10)."""
+    assert strongest_term(["pasta", "pizza"]) == "pasta"
+
+
+def test_length_counts_code_points_not_utf16_units() -> None:
+    """LADDER-8: `𝐜𝐚𝐭` is 3 code points (6 UTF-16 units), so `dogs` is longer."""
+    assert strongest_term(["\U0001d41c\U0001d41a\U0001d42d", "dogs"]) == "dogs"
+
+
+def test_length_counts_code_points_not_bytes() -> None:
+    """LADDER-8: `über` is 4 code points (5 bytes) and ties `kino`, which is leftmost."""
+    assert strongest_term(["kino", "\u00fcber"]) == "kino"
+
+
+def test_stopwords_are_never_strongest() -> None:
+    """LADDER-8: a listed stopword is skipped even when it is the longest word."""
+    assert strongest_term(["themselves", "helm"]) == "helm"
+
+
+def test_short_words_are_stopwords() -> None:
+    """LADDER-8: words of two code points are stopwords; `ok 𝐜𝐚` has no strongest term."""
+    assert strongest_term(["ok", "\U0001d41c\U0001d41a"]) == ""
+
+
+def test_no_words_give_empty_string() -> None:
+    """LADDER-8: nothing eligible gives ""."""
+    assert strongest_term([]) == ""
+
+
+def test_phrases_are_not_eligible() -> None:
+    """LADDER-9: the phrase `"kubernetes cluster"` is ignored; `setup` is the strongest term."""
+    assert term('"kubernetes cluster" setup') == "setup"
+
+
+def test_prefix_tokens_are_eligible_without_star() -> None:
+    """LADDER-9: `kubernetes*` contributes its text `kubernetes`."""
+    assert term("kubernetes* dns") == "kubernetes"
+
+
+def test_negated_terms_are_eligible() -> None:
+    """LADDER-9: tokens count whatever their operator, NOT included."""
+    assert term("helm NOT kubernetes") == "kubernetes"
+
+
+def test_operator_keywords_are_not_terms() -> None:
+    """LADDER-9: AND/OR/NOT are operators, and with operators stopwords still never win."""
+    assert term("themselves AND helm") == "helm"
+
+
+def test_query_is_normalised_before_measuring() -> None:
+    """LADDER-9: `cafe` + U+0301 is NFC `café` (4), tying `bars`, which is leftmost."""
+    assert term("bars cafe\u0301") == "bars"
