@@ -164,6 +164,11 @@ def load_file(path: Path) -> list[Case]:
         text = path.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as exc:
         raise CaseFileError(f"{rel}:1: cannot read: {exc}") from exc
+    return load_text(text, rel, path.parent.name)
+
+
+def load_text(text: str, rel: str, stage: str) -> list[Case]:
+    """Parse and validate the text of a case file named `rel` in folder `stage`."""
     loader = yaml.SafeLoader(text)
     try:
         node = loader.get_single_node()
@@ -184,7 +189,6 @@ def load_file(path: Path) -> list[Case]:
         line = _line_of(node, where)
         loc = "/".join(str(p) for p in where) or "(root)"
         raise CaseFileError(f"{rel}:{line}: schema violation at {loc}: {err.message}")
-    stage = path.parent.name
     cases: list[Case] = []
     for i, raw in enumerate(data["cases"]):
         cases.append(

@@ -76,7 +76,8 @@ def diff_reports(a: dict[str, Any], b: dict[str, Any]) -> list[Difference]:
             out.append(Difference(case_id, "only in B", None, cb["status"]))
             continue
         if ca["status"] != cb["status"]:
-            out.append(Difference(f"{case_id} status", "status differs", ca["status"], cb["status"]))
+            status = Difference(f"{case_id} status", "status differs", ca["status"], cb["status"])
+            out.append(status)
         out.extend(diff_values(_answer(ca), _answer(cb), prefix=f"{case_id} "))
     return out
 

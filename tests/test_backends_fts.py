@@ -216,3 +216,13 @@ def test_incremental_updates_answer_like_a_fresh_build() -> None:
     got = [(h.candidate.id, h.score) for h in inc.search_bm25_scored('"tea" OR "green"', 10)]
     want = [(h.candidate.id, h.score) for h in fresh.search_bm25_scored('"tea" OR "green"', 10)]
     assert got == want
+
+
+def test_chunks_reflect_a_rolled_back_transaction(index: SqliteIndex) -> None:
+    """BACKEND-8: chunks() read inside a rolled-back transaction is not served afterwards."""
+    index.upsert_document("keep.md", [chunk("keep.md", "tea")])
+    with pytest.raises(RuntimeError), index.transaction():
+        index.upsert_document("tmp.md", [chunk("tmp.md", "x")])
+        assert ids(index.chunks()) == ["keep.md#0", "tmp.md#0"]
+        raise RuntimeError("undo")
+    assert ids(index.chunks()) == ["keep.md#0"]

@@ -35,9 +35,20 @@ def op_search(inp: JSON) -> JSON:
 
 @cache
 def _corpus_backends(name: str) -> Any:
-    from reference.corpus import open_corpus
+    """The real backends over a shipped corpus, built once per process (BACKEND clauses)."""
+    from reference.backends.indexer import IndexingError, open_corpus
+    from reference.pipeline import Backends
 
-    return open_corpus(name)
+    try:
+        opened = open_corpus(name)
+    except IndexingError as exc:
+        raise InvalidInput(f"search_corpus: {exc}") from exc
+    return Backends(
+        index=opened.index,
+        embedder=opened.embedder,
+        vectors=opened.vectors,
+        reranker=opened.reranker,
+    )
 
 
 @operation("search_corpus")

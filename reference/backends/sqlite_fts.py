@@ -71,6 +71,7 @@ class SqliteIndex:
             )
         self._lock = threading.RLock()
         self._savepoints = count()
+        self._chunks_cache: list[Candidate] | None = None
         try:
             self._db = sqlite3.connect(
                 os.fspath(path), isolation_level=None, check_same_thread=False
@@ -101,6 +102,7 @@ class SqliteIndex:
             try:
                 yield
             except BaseException:
+                self._chunks_cache = None
                 self._db.execute(f"ROLLBACK TO {name}")
                 self._db.execute(f"RELEASE {name}")
                 raise
@@ -123,6 +125,7 @@ class SqliteIndex:
                 self._delete_rows(path)
                 (top,) = self._db.execute("SELECT coalesce(max(rowid), 0) FROM chunks").fetchone()
                 first = int(top) + 1
+                self._chunks_cache = None
                 self._db.executemany(
                     "INSERT INTO chunks(rowid, id, path, title, summary, content) "
                     "VALUES (?, ?, ?, ?, ?, ?)",
@@ -148,6 +151,7 @@ class SqliteIndex:
             raise IndexError_(f"cannot remove document {path!r}: {exc}") from exc
 
     def _delete_rows(self, path: str) -> bool:
+        self._chunks_cache = None
         row = self._db.execute(
             "SELECT first_rowid, chunk_count FROM documents WHERE path = ?", (path,)
         ).fetchone()
@@ -195,15 +199,23 @@ class SqliteIndex:
         return [h.candidate for h in self.search_bm25_scored(expression, limit)]
 
     def chunks(self) -> list[Candidate]:
-        """Index protocol: every chunk, ordered by path then id (BACKEND-8)."""
+        """Index protocol: every chunk, ordered by path then id (BACKEND-8).
+
+        The list is cached until the next write and the same object is returned each time, so
+        callers can cache work keyed on it; callers must not mutate it.
+        """
         with self._lock:
+            if self._chunks_cache is not None:
+                return self._chunks_cache
             try:
                 rows = self._db.execute(CHUNKS_SQL).fetchall()
             except sqlite3.Error as exc:
                 raise IndexError_(str(exc)) from exc
-        return [
-            Candidate(id=r[0], path=r[1], title=r[2], summary=r[3], content=r[4]) for r in rows
-        ]
+            self._chunks_cache = [
+                Candidate(id=r[0], path=r[1], title=r[2], summary=r[3], content=r[4])
+                for r in rows
+            ]
+            return self._chunks_cache
 
     def chunk_count(self) -> int:
         """Number of indexed chunks."""

@@ -1,12 +1,13 @@
 """`hrc regen`: rewrite `expect.output` from the reference when it disagrees, and show the diff.
 
 Only `output` expectations are rewritten; `one_of` and `error` expectations are hand-written
-decisions and are only reported. An edit replaces the text of the `output` node and nothing
-else, so comments, key order and layout elsewhere in the file survive. The new value is
-written in the node's style (flow `{...}` or block), with strings that contain invisible or
-combining characters written as escapes, and floats in a form every YAML loader reads as a
+decisions and are only reported. Edits are minimal text replacements: only the
+smallest YAML nodes whose value changed (a scalar; a mapping whose keys changed; a list whose
+length changed) are rewritten, in that node's own style (flow `{...}` stays flow, block stays
+block), so comments, key order and layout elsewhere survive. Strings with invisible or
+combining characters are written as escapes, floats in a form every YAML loader reads as a
 float. Each edited file is re-parsed and must give back exactly the new values, or nothing is
-written. Comments inside a rewritten `output` block are lost.
+written. Comments inside a replaced block node are lost.
 
 For `compare: partial` the new value keeps only the fields the case already lists, so the
 case keeps its focus. Exit status: 0 nothing to do or rewritten; 1 with `--check` when
@@ -33,10 +34,11 @@ from conformance.cases import (
     CaseFileError,
     SelectionError,
     case_files,
-    load_file,
+    load_all,
+    load_text,
     select,
 )
-from conformance.compare import check, compare, drop_timings
+from conformance.compare import check, compare, drop_timings, numbers_equal
 from reference.data import kit_root
 
 Handler = Callable[[dict[str, Any]], dict[str, Any]]
@@ -208,19 +210,11 @@ def flow(value: Any) -> str:
     return scalar(value)
 
 
-def _simple(value: Any) -> bool:
-    """A scalar, or a collection written on one line (no nested collection, short)."""
-    if isinstance(value, dict):
-        items = list(value.values())
-    elif isinstance(value, list):
-        items = value
-    else:
+def _simple(value: Any, col: int) -> bool:
+    """Written on one line: a scalar, or a collection whose flow form fits the width."""
+    if not isinstance(value, dict | list) or not value:
         return True
-    if not items:
-        return True
-    return all(not isinstance(v, dict | list) or not v for v in items) and (
-        len(flow(value)) <= _FLOW_WIDTH // 2
-    )
+    return col + len(flow(value)) <= _FLOW_WIDTH
 
 
 def block(value: Any, col: int) -> str:
@@ -231,7 +225,7 @@ def block(value: Any, col: int) -> str:
         if not value:
             return "{}"
         for key, item in value.items():
-            if _simple(item):
+            if _simple(item, col + len(_key(key)) + 2):
                 lines.append(f"{_key(key)}: {flow(item)}")
             else:
                 lines.append(f"{_key(key)}:\n{pad}  " + block(item, col + 2))
@@ -239,7 +233,7 @@ def block(value: Any, col: int) -> str:
         if not value:
             return "[]"
         for item in value:
-            if _simple(item) or not isinstance(item, dict | list):
+            if _simple(item, col + 2):
                 lines.append(f"- {flow(item)}")
             else:
                 lines.append("- " + block(item, col + 2))
@@ -249,6 +243,28 @@ def block(value: Any, col: int) -> str:
 
 
 # -- text edits ------------------------------------------------------------------------------
+
+Path_ = tuple[str | int, ...]
+
+
+def stale_paths(old: Any, new: Any, path: Path_ = ()) -> list[Path_]:
+    """The smallest subtrees of `old` that must be replaced to give `new`."""
+    if isinstance(old, dict) and isinstance(new, dict):
+        if list(old) != list(new):
+            return [path]
+        return [p for k in old for p in stale_paths(old[k], new[k], (*path, k))]
+    if isinstance(old, list) and isinstance(new, list):
+        if len(old) != len(new):
+            return [path]
+        return [p for i, (o, n) in enumerate(zip(old, new, strict=True)) for p in
+                stale_paths(o, n, (*path, i))]
+    if _is_number(old) and _is_number(new) and type(old) is type(new):
+        return [] if numbers_equal(float(old), float(new)) else [path]
+    return [] if _same(old, new) else [path]
+
+
+def _is_number(value: Any) -> bool:
+    return isinstance(value, int | float) and not isinstance(value, bool)
 
 
 def _get(node: yaml.Node, key: str) -> tuple[yaml.Node, yaml.Node] | None:
@@ -274,6 +290,26 @@ def _output_node(root: yaml.Node, case_id: str) -> tuple[yaml.Node, yaml.Node]:
     raise RegenError(f"cannot find expect.output of {case_id!r}")
 
 
+def _descend(node: yaml.Node, path: Path_) -> yaml.Node:
+    for step in path:
+        if isinstance(step, str):
+            found = _get(node, step)
+            if found is None:
+                raise RegenError(f"cannot find key {step!r} in the YAML")
+            node = found[1]
+        elif isinstance(node, yaml.SequenceNode) and 0 <= step < len(node.value):
+            node = node.value[step]
+        else:
+            raise RegenError(f"cannot find item {step} in the YAML")
+    return node
+
+
+def _value_at(value: Any, path: Path_) -> Any:
+    for step in path:
+        value = value[step]
+    return value
+
+
 def _content_end(node: yaml.Node, text: str) -> int:
     """Index just after the last character that belongs to `node` (not trailing blanks)."""
     end = node.start_mark.index
@@ -292,33 +328,23 @@ def _content_end(node: yaml.Node, text: str) -> int:
     return end
 
 
-def _replacement(key: yaml.Node, node: yaml.Node, new: Any) -> tuple[int, int, str, str]:
-    """(start, end, text) replacing the node; flow stays flow when it fits on the line."""
-    is_flow = getattr(node, "flow_style", False) or isinstance(node, yaml.ScalarNode)
-    if is_flow:
-        one_line = flow(new)
-        if node.start_mark.column + len(one_line) <= _FLOW_WIDTH + 20 or not isinstance(
-            new, dict | list
-        ):
-            return node.start_mark.index, node.end_mark.index, one_line, "flow"
-        col = key.start_mark.column + 2
-        return node.start_mark.index, node.end_mark.index, "\n" + " " * col + block(new, col), ""
-    col = node.start_mark.column
-    return node.start_mark.index, -1, block(new, col), "block"
+def _replacement(node: yaml.Node, new: Any, text: str) -> tuple[int, int, str]:
+    """(start, end, text) replacing `node` by `new`, in the node's own style."""
+    if isinstance(node, yaml.ScalarNode) or getattr(node, "flow_style", False):
+        return node.start_mark.index, node.end_mark.index, flow(new)
+    return node.start_mark.index, _content_end(node, text), block(new, node.start_mark.column)
 
 
-def rewrite_text(text: str, edits: Sequence[tuple[str, Any]]) -> str:
-    """Apply (case id, new output) edits to one file's text."""
+def rewrite_text(text: str, edits: Sequence[tuple[str, Any, Any]]) -> str:
+    """Apply (case id, old output, new output) edits to one file's text, minimally."""
     root = yaml.compose(text, Loader=yaml.SafeLoader)
     if root is None:
         raise RegenError("empty file")
     spans: list[tuple[int, int, str]] = []
-    for case_id, new in edits:
-        key, node = _output_node(root, case_id)
-        start, end, replacement, _ = _replacement(key, node, new)
-        if end < 0:
-            end = _content_end(node, text)
-        spans.append((start, end, replacement))
+    for case_id, old, new in edits:
+        _, output = _output_node(root, case_id)
+        for path in stale_paths(old, new):
+            spans.append(_replacement(_descend(output, path), _value_at(new, path), text))
     for start, end, replacement in sorted(spans, reverse=True):
         text = text[:start] + replacement + text[end:]
     return text
@@ -336,15 +362,11 @@ def apply(changes: Sequence[Change]) -> dict[Path, tuple[str, str]]:
     out: dict[Path, tuple[str, str]] = {}
     for path, file_changes in by_file.items():
         old = path.read_text(encoding="utf-8")
-        new = rewrite_text(old, [(c.case.id, c.new) for c in file_changes])
-        tmp = path.with_name(path.name + ".regen-check.yaml")
+        new = rewrite_text(old, [(c.case.id, c.old, c.new) for c in file_changes])
         try:
-            tmp.write_text(new, encoding="utf-8")
-            reloaded = {c.id: c for c in load_file(tmp)}
+            reloaded = {c.id: c for c in load_text(new, str(path), path.parent.name)}
         except CaseFileError as exc:
             raise RegenError(f"{path}: the rewritten file does not load: {exc}") from exc
-        finally:
-            tmp.unlink(missing_ok=True)
         for change in file_changes:
             got = reloaded[change.case.id].expect.get("output")
             if not _same(got, change.new):
@@ -381,18 +403,13 @@ def register(subparsers: Any) -> None:
     p.set_defaults(func=cmd_regen)
 
 
-def _load_cases(golden: Path | None) -> list[Case]:
-    # Like load_all, but file by file: ids are still checked for uniqueness.
-    from conformance.cases import load_all
-
-    return load_all(case_files(golden) if golden is not None else None)
-
-
 def cmd_regen(args: argparse.Namespace) -> int:
     from conformance.ops import registry
 
     try:
-        cases = select(_load_cases(args.golden), args.select)
+        cases = select(
+            load_all(case_files(args.golden) if args.golden else None), args.select
+        )
     except (CaseFileError, SelectionError) as exc:
         print(f"hrc regen: {exc}", file=sys.stderr)
         return 2
