@@ -139,7 +139,7 @@ class AdapterProcess:
         return lines[-fresh:]
 
     def close(self, grace: float = 1.0) -> None:
-        """Say bye, let the adapter exit for `grace` seconds, then kill it (PROTO-13)."""
+        """Say bye, let the adapter exit for `grace` seconds, then kill it (PROTO-12)."""
         proc = self._proc
         if proc is None:
             return

@@ -2,7 +2,7 @@
 
 A cell is `passed/total` for the cases of that stage in that report; `n/a` marks stages where
 every case was not applicable, and a trailing `*` marks cells with some not-applicable cases.
-Reports are validated and must be complete (PROTO-24).
+Reports are validated and must be complete (PROTO-26).
 """
 
 from __future__ import annotations

@@ -1,8 +1,25 @@
-"""pytest plugin: `pytest --hrc-adapter "CMD"` runs each golden case as a test item."""
+"""pytest plugin: `pytest --hrc-adapter "CMD"` runs each golden case as a test item.
+
+Items are added under one synthetic collector during collection (before `-k`/`-m`
+deselection, so both work on case ids), share one adapter session, and report:
+a mismatch as a failure naming the field, a not-applicable case as an explicit skip with its
+reason, and a case listed in `--hrc-expected-failures` as a strict xfail. Without
+`--hrc-adapter` the plugin does nothing.
+"""
 
 from __future__ import annotations
 
+import shlex
+from pathlib import Path
+from typing import Any
+
 import pytest
+
+from conformance.cases import Case, CaseFileError, case_files, load_all
+from conformance.runner import AdapterSession, CaseResult, RunOptions
+from reference.data import kit_root
+
+_SESSION = pytest.StashKey[AdapterSession]()
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
@@ -13,3 +30,113 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         default=None,
         help="command line of the port's adapter; golden cases become test items",
     )
+    group.addoption(
+        "--hrc-golden", action="store", default=None, help="golden case directory (default: kit)"
+    )
+    group.addoption(
+        "--hrc-timeout", action="store", type=float, default=5.0, help="per-case timeout (5 s)"
+    )
+    group.addoption(
+        "--hrc-expected-failures",
+        action="store",
+        default=None,
+        help="YAML list of {id, reason, link?}: strict xfail",
+    )
+
+
+class HrcCaseFailure(Exception):
+    """A golden case did not pass; carries the runner's result."""
+
+    def __init__(self, result: CaseResult) -> None:
+        super().__init__(result.message or result.status)
+        self.result = result
+
+
+class HrcSuite(pytest.Collector):
+    """Synthetic collector holding one item per golden case."""
+
+    def __init__(self, *, cases: list[Case], **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.cases = cases
+
+    def collect(self) -> list[pytest.Item]:
+        return [HrcCaseItem.from_parent(self, name=case.id, case=case) for case in self.cases]
+
+
+class HrcCaseItem(pytest.Item):
+    """One golden case run through the shared adapter session."""
+
+    def __init__(self, *, case: Case, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.case = case
+        for word in (*case.tags, case.stage, case.op):
+            self.keywords[word] = True  # `-k` can select by tag, stage or op
+
+    def runtest(self) -> None:
+        session = _session(self.config)
+        result = session.run_case(self.case)
+        if result.status == "passed":
+            return
+        if result.status == "not_applicable":
+            pytest.skip(f"not applicable: {result.message}")
+        raise HrcCaseFailure(result)
+
+    def repr_failure(self, excinfo: pytest.ExceptionInfo[BaseException], style: Any = None) -> Any:
+        if isinstance(excinfo.value, HrcCaseFailure):
+            from conformance.report import failure_block
+
+            parts = ["hrc", "run", "--adapter", self.config.getoption("--hrc-adapter")]
+            golden = self.config.getoption("--hrc-golden")
+            if golden:
+                parts += ["--golden", golden]
+            repro = shlex.join(parts)
+            return failure_block(excinfo.value.result, repro).rstrip("\n")
+        return super().repr_failure(excinfo)
+
+    def reportinfo(self) -> tuple[Path, int, str]:
+        path = Path(self.case.file)
+        if not path.is_absolute():
+            path = kit_root() / path
+        return path, self.case.line - 1, f"hrc: {self.case.id}"
+
+
+def _session(config: pytest.Config) -> AdapterSession:
+    session = config.stash.get(_SESSION, None)
+    if session is None:
+        argv = shlex.split(config.getoption("--hrc-adapter"))
+        options = RunOptions(timeout=config.getoption("--hrc-timeout"))
+        session = AdapterSession(argv, options)
+        config.stash[_SESSION] = session
+    return session
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_collection_modifyitems(
+    session: pytest.Session, config: pytest.Config, items: list[pytest.Item]
+) -> None:
+    adapter = config.getoption("--hrc-adapter", default=None)
+    if not adapter:
+        return
+    from conformance import expectations
+
+    golden = config.getoption("--hrc-golden")
+    listed = config.getoption("--hrc-expected-failures")
+    try:
+        cases = load_all(case_files(Path(golden)) if golden else None)
+        expected = expectations.load(Path(listed), (c.id for c in cases)) if listed else {}
+    except (CaseFileError, expectations.ExpectationsError) as exc:
+        raise pytest.UsageError(f"hrc: {exc}") from exc
+    suite = HrcSuite.from_parent(session, name="hrc-golden", cases=cases)
+    new_items = suite.collect()
+    if expected:
+        for item in new_items:
+            entry = expected.get(item.name)
+            if entry is not None:
+                item.add_marker(pytest.mark.xfail(reason=entry.reason, strict=True))
+    items.extend(new_items)
+
+
+def pytest_unconfigure(config: pytest.Config) -> None:
+    session = config.stash.get(_SESSION, None)
+    if session is not None:
+        session.close()

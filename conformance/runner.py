@@ -1,4 +1,4 @@
-"""Run golden cases against an adapter and give every case exactly one outcome (PROTO-14..20).
+"""Run golden cases against an adapter and give every case exactly one outcome (PROTO-13..19).
 
 `AdapterSession` owns the adapter across cases: it starts it, shakes hands, restarts it after
 a crash, hang or protocol violation, and gives up cleanly when the restart budget runs out.
@@ -75,7 +75,7 @@ class CaseResult:
 
 
 def classify(case: Case, reply: Message) -> tuple[str, str | None, Mismatch | None]:
-    """Status, message and mismatch for a valid answer (PROTO-20)."""
+    """Status, message and mismatch for a valid answer (PROTO-19)."""
     expect = case.expect
     if reply["type"] == "result":
         output = reply["output"]
@@ -102,7 +102,7 @@ def classify(case: Case, reply: Message) -> tuple[str, str | None, Mismatch | No
 
 
 class AdapterSession:
-    """One adapter across a run: start, handshake, restart, budget (PROTO-14..19)."""
+    """One adapter across a run: start, handshake, restart, budget (PROTO-13..18)."""
 
     def __init__(self, argv: Sequence[str], options: RunOptions | None = None) -> None:
         self.argv = list(argv)

@@ -41,7 +41,7 @@ def assert_accounted(run: RunResult) -> None:
 
 
 def test_correct_adapter_passes_every_case(cases: list[Case]) -> None:
-    """PROTO-20 A correct output, and the expected error kind, are `passed`."""
+    """PROTO-19 A correct output, and the expected error kind, are `passed`."""
     run = run_suite(cases, fake("good"), FAST)
     assert_accounted(run)
     assert set(statuses(run).values()) == {"passed"}
@@ -236,7 +236,7 @@ def test_stderr_output_never_affects_results(cases: list[Case]) -> None:
 
 
 def test_error_where_output_expected_is_errored(cases: list[Case]) -> None:
-    """PROTO-20 An error answer where an output is expected is `errored`; the right error passes."""
+    """PROTO-19 An error answer where an output is expected is `errored`; the right error passes."""
     run = run_suite(cases, fake("errors", "invalid_input"), FAST)
     assert_accounted(run)
     got = statuses(run)
@@ -245,7 +245,7 @@ def test_error_where_output_expected_is_errored(cases: list[Case]) -> None:
 
 
 def test_wrong_error_kind_is_failed(cases: list[Case]) -> None:
-    """PROTO-20 An error of another kind than the expected one is `failed`."""
+    """PROTO-19 An error of another kind than the expected one is `failed`."""
     run = run_suite(cases, fake("errors", "index_error"), FAST)
     result = run.results[2]
     assert result.status == "failed"
@@ -261,7 +261,7 @@ def test_internal_error_is_errored_even_where_an_error_is_expected(cases: list[C
 
 
 def test_wrong_output_is_failed_with_the_first_differing_field(cases: list[Case]) -> None:
-    """PROTO-20 A wrong output, or an output where an error is expected, is `failed`."""
+    """PROTO-19 A wrong output, or an output where an error is expected, is `failed`."""
     run = run_suite(cases, fake("always_wrong"), FAST)
     assert_accounted(run)
     assert set(statuses(run).values()) == {"failed"}
@@ -294,13 +294,13 @@ def test_capability_missing_alone_is_not_applicable(cases: list[Case]) -> None:
 
 
 def test_timings_are_never_compared(cases: list[Case]) -> None:
-    """PROTO-25 `timings` keys in an output are dropped before comparison."""
+    """PROTO-20 `timings` keys in an output are dropped before comparison."""
     run = run_suite(cases, fake("with_timings"), FAST)
     assert set(statuses(run).values()) == {"passed"}
 
 
 def test_session_starts_with_hello_and_ends_with_bye(cases: list[Case], tmp_path: Path) -> None:
-    """PROTO-5 The first message is hello; PROTO-13 the last one is bye."""
+    """PROTO-5 The first message is hello; PROTO-12 the last one is bye."""
     log = tmp_path / "log.jsonl"
     run_suite(cases, fake("recorder", str(log)), FAST)
     lines = [json.loads(x) for x in log.read_text(encoding="utf-8").splitlines()]
@@ -327,7 +327,7 @@ def test_seq_increases_across_restarts(cases: list[Case], tmp_path: Path) -> Non
 
 
 def test_adapter_ignoring_bye_is_killed(cases: list[Case], tmp_path: Path) -> None:
-    """PROTO-13 An adapter that does not exit after bye is killed after the grace period."""
+    """PROTO-12 An adapter that does not exit after bye is killed after the grace period."""
     log = tmp_path / "log.jsonl"
     run = run_suite(cases[:1], fake("recorder", str(log), "ignore-bye"), FAST)
     assert run.ok
@@ -337,7 +337,7 @@ def test_adapter_ignoring_bye_is_killed(cases: list[Case], tmp_path: Path) -> No
 
 
 def test_every_fault_leaves_a_complete_run(cases: list[Case]) -> None:
-    """PROTO-19 Whatever the adapter does, each selected case gets exactly one outcome."""
+    """PROTO-13 Whatever the adapter does, each selected case gets exactly one outcome."""
     for argv in (fake("crash_always"), fake("garbage_hello"), fake("exit_in_handshake")):
         run = run_suite(cases, argv, dataclasses.replace(FAST, restart_budget=1))
         assert_accounted(run)

@@ -7,6 +7,8 @@ replayable; it captures spelling overlap, not meaning.
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 from reference.text import words
 
 NAME = "hrc-hash-v1"
@@ -44,6 +46,12 @@ def bucket(feature: str) -> int:
     return fnv1a_32(feature.encode("utf-8")) % DIMENSION
 
 
+@lru_cache(maxsize=1 << 16)
+def word_buckets(word: str) -> tuple[int, ...]:
+    """The buckets of one word's features, in order (cached: words repeat across texts)."""
+    return tuple(bucket(f) for f in word_features(word))
+
+
 class HashEmbedder:
     """`hrc-hash-v1`: per-bucket feature counts (BACKEND-20..BACKEND-24)."""
 
@@ -53,8 +61,9 @@ class HashEmbedder:
     def embed_counts(self, text: str) -> list[int]:
         """BACKEND-23: the integer count of features per bucket, length 256."""
         counts = [0] * DIMENSION
-        for feature in features(text):
-            counts[bucket(feature)] += 1
+        for word in words(text):
+            for b in word_buckets(word):
+                counts[b] += 1
         return counts
 
     def embed(self, text: str) -> list[float]:
