@@ -19,11 +19,11 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from _corpus import documents  # noqa: E402
+from _corpus import documents
 
-from reference.backends.embedder import HashEmbedder  # noqa: E402
-from reference.backends.sqlite_fts import SqliteIndex  # noqa: E402
-from reference.backends.vector import MemoryVectorStore  # noqa: E402
+from reference.backends.embedder import HashEmbedder
+from reference.backends.sqlite_fts import SqliteIndex
+from reference.backends.vector import MemoryVectorStore
 
 
 def build(n: int, workdir: Path) -> dict[str, float]:

@@ -29,14 +29,14 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from _corpus import documents, queries  # noqa: E402
+from _corpus import documents, queries
 
-from reference.backends.embedder import HashEmbedder  # noqa: E402
-from reference.backends.scripted import ScriptedEmbedder, ScriptedIndex, ScriptedVectors  # noqa: E402
-from reference.backends.sqlite_fts import SqliteIndex  # noqa: E402
-from reference.backends.vector import MemoryVectorStore  # noqa: E402
-from reference.text import normalise  # noqa: E402
-from reference.types import Candidate  # noqa: E402
+from reference.backends.embedder import HashEmbedder
+from reference.backends.scripted import ScriptedEmbedder, ScriptedIndex, ScriptedVectors
+from reference.backends.sqlite_fts import SqliteIndex
+from reference.backends.vector import MemoryVectorStore
+from reference.text import normalise
+from reference.types import Candidate
 
 CANDIDATE_K = 60
 
@@ -74,7 +74,7 @@ def measure(fn: Callable[[str], Any], qs: Sequence[str]) -> tuple[float, float]:
         fn(q)
         times.append((time.perf_counter() - t0) * 1000)
     times.sort()
-    p95 = times[min(len(times) - 1, int(round(0.95 * (len(times) - 1))))]
+    p95 = times[min(len(times) - 1, round(0.95 * (len(times) - 1)))]
     return statistics.median(times), p95
 
 
@@ -106,8 +106,11 @@ def run_size(n: int, n_queries: int) -> list[tuple[str, float, float]]:
     rows.append(("pipeline: first call (builds trigram index)", (time.perf_counter() - t0) * 1000,
                  float("nan")))
     for mode in ("bm25", "semantic", "hybrid"):
-        rows.append((f"pipeline: {mode}",
-                     *measure(lambda q, m=mode: search({"query": q, "mode": m}, real), qs)))
+
+        def run(q: str, m: str = mode) -> Any:
+            return search({"query": q, "mode": m}, real)
+
+        rows.append((f"pipeline: {mode}", *measure(run, qs)))
 
     # Orchestration overhead: precomputed hits served instantly by scripted backends.
     responses = {compile_expression(q): bm25(q) for q in qs}

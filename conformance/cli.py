@@ -36,6 +36,7 @@ def _unavailable(module: str, error: BaseException) -> Callable[[argparse.Namesp
         )
         return 2
 
+    handler.accepts_any_arguments = True  # type: ignore[attr-defined]
     return handler
 
 
@@ -57,7 +58,6 @@ def build_parser() -> argparse.ArgumentParser:
                 sub = subparsers.add_parser(
                     command, help=f"(unavailable: {module_name} failed to import)"
                 )
-                sub.add_argument("rest", nargs=argparse.REMAINDER, help=argparse.SUPPRESS)
                 sub.set_defaults(func=_unavailable(module_name, exc))
             continue
         register(subparsers)
@@ -66,8 +66,10 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
-    args = parser.parse_args(argv)
+    args, unknown = parser.parse_known_args(argv)
     handler: Callable[[argparse.Namespace], int] = args.func
+    if unknown and not getattr(handler, "accepts_any_arguments", False):
+        parser.error(f"unrecognized arguments: {' '.join(unknown)}")
     try:
         return handler(args)
     except BrokenPipeError:  # `hrc ... | head`

@@ -1,7 +1,7 @@
 """What a run tells people and machines: progress, failure blocks, summary, JSON report.
 
 The text output ends with the footer `hrc: N passed, N failed, N skipped` alone on its line
-(PROTO-26); the JSON report validates against schemas/report.schema.json and carries
+(PROTO-24); the JSON report validates against schemas/report.schema.json and carries
 `"complete": true` so a truncated file is never mistaken for a clean run (PROTO-26).
 """
 
@@ -58,7 +58,7 @@ class SuiteInfo:
 
 
 def footer(counts: dict[str, int]) -> str:
-    """The CI-parsed last line (PROTO-26)."""
+    """The CI-parsed last line (PROTO-24)."""
     passed = counts.get("passed", 0)
     failed = sum(counts.get(s, 0) for s in FAILING)
     skipped = sum(counts.get(s, 0) for s in SKIPPED)
@@ -249,7 +249,7 @@ def failure_block(result: CaseResult, repro: str, quiet: bool = False) -> str:
 
 
 def render_text(run: RunResult, suite: SuiteInfo, repro: str, quiet: bool = False) -> str:
-    """Failure blocks, then one line per non-zero outcome, then the footer (PROTO-26)."""
+    """Failure blocks, then one line per non-zero outcome, then the footer (PROTO-24)."""
     parts: list[str] = []
     if run.hello is not None and not quiet:
         h = run.hello

@@ -13,8 +13,12 @@ from reference.rrf import RankedList, canonical_sum, check_k, fuse
 from reference.types import Candidate, InvalidInput
 
 
-def c(cid: str, path: str | None = None, **kw: str) -> Candidate:
-    return Candidate(id=cid, path=path if path is not None else f"{cid}.md", **kw)
+def c(
+    cid: str, path: str | None = None, title: str = "", metadata: dict[str, str] | None = None
+) -> Candidate:
+    return Candidate(
+        id=cid, path=path if path is not None else f"{cid}.md", title=title, metadata=metadata or {}
+    )
 
 
 def lst(*items: Candidate, name: str = "", weight: float = 1.0) -> RankedList:
@@ -191,8 +195,8 @@ def test_merge_equal_ranks_take_the_smallest_value() -> None:
 def test_merge_metadata_key_by_key() -> None:
     """RRF-10: metadata keys merge independently; all-empty keys stay as ""."""
     lists = [
-        lst(c("c", metadata={"a": "1", "b": "", "e": ""})),  # type: ignore[arg-type]
-        lst(c("x"), c("c", metadata={"a": "9", "b": "2"})),  # type: ignore[arg-type]
+        lst(c("c", metadata={"a": "1", "b": "", "e": ""})),
+        lst(c("x"), c("c", metadata={"a": "9", "b": "2"})),
     ]
     assert dict(fuse(lists)[0].candidate.metadata) == {"a": "1", "b": "2", "e": ""}
 
@@ -208,7 +212,7 @@ def test_output_identical_for_every_list_order() -> None:
     lists = trap({"a": [0, 6, 1], "b": [1, 0, 6]}, 3)
     lists[0] = RankedList("L0", 0.5, lists[0].items)
     outputs = {
-        tuple((f.id, f.score.hex(), f.candidate) for f in fuse(list(p)))
+        repr([(f.candidate.to_json(), f.score.hex()) for f in fuse(list(p))])
         for p in itertools.permutations(lists)
     }
     assert len(outputs) == 1

@@ -1,4 +1,6 @@
-"""Declares only the `length` operation and no capabilities."""
+"""Declares only the `length` operation and no capabilities; answers the case in argv[1] wrong."""
+
+import sys
 
 from _base import Message, hello, serve
 
@@ -7,4 +9,10 @@ def on_hello(request: Message) -> Message | None:
     return hello(operations=["length"], capabilities=[])
 
 
-serve(on_hello=on_hello)
+def on_run(request: Message) -> Message | None:
+    if len(sys.argv) > 1 and request["case"] == sys.argv[1]:
+        return {"type": "result", "seq": request["seq"], "output": {"length": -1}}
+    return None
+
+
+serve(on_run, on_hello)

@@ -1,0 +1,102 @@
+"""`hrc regen`: expectations rewritten from the reference with minimal, verified edits."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from fake_adapters.support import write_tiny_golden
+
+from conformance import cli
+from conformance.regen import flow, rewrite_text, scalar
+
+STALE = "output: {length: 3}\n  - id: tiny/length/astral"
+
+
+def _golden(tmp_path: Path) -> Path:
+    golden = write_tiny_golden(tmp_path)
+    path = golden / "lengths" / "length.yaml"
+    text = path.read_text(encoding="utf-8").replace(
+        STALE, "output: {length: 4}  # keep me\n  - id: tiny/length/astral"
+    )
+    path.write_text("# header comment\n" + text, encoding="utf-8")
+    return golden
+
+
+def test_check_reports_a_stale_expectation_and_changes_nothing(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """--check prints the diff, exits 1, and leaves the file alone."""
+    golden = _golden(tmp_path)
+    path = golden / "lengths" / "length.yaml"
+    before = path.read_text(encoding="utf-8")
+    assert cli.main(["regen", "--check", "--golden", str(golden)]) == 1
+    out = capsys.readouterr().out
+    assert "-      output: {length: 4}  # keep me" in out
+    assert "+      output: {length: 3}  # keep me" in out
+    assert path.read_text(encoding="utf-8") == before
+
+
+def test_regen_rewrites_only_the_stale_value(tmp_path: Path) -> None:
+    """The rewrite touches the differing scalar only: comments and layout stay."""
+    golden = _golden(tmp_path)
+    path = golden / "lengths" / "length.yaml"
+    before = path.read_text(encoding="utf-8")
+    assert cli.main(["regen", "--golden", str(golden)]) == 0
+    after = path.read_text(encoding="utf-8")
+    assert after == before.replace("output: {length: 4}", "output: {length: 3}")
+    assert cli.main(["regen", "--check", "--golden", str(golden)]) == 0
+
+
+def test_error_and_one_of_expectations_are_reported_never_rewritten(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A disagreeing `error` or `one_of` case is reported and left as written."""
+    golden = write_tiny_golden(tmp_path)
+    path = golden / "lengths" / "length.yaml"
+    text = path.read_text(encoding="utf-8")
+    text = text.replace("error: invalid_input", "error: index_error")
+    text = text.replace(
+        "expect:\n      output: {length: 3}\n  - id: tiny/length/astral",
+        "expect:\n      one_of: [{length: 1}, {length: 2}]\n  - id: tiny/length/astral",
+    )
+    path.write_text(text, encoding="utf-8")
+    assert cli.main(["regen", "--golden", str(golden)]) == 1
+    err = capsys.readouterr().err
+    assert "tiny/length/not-a-string: expects error 'index_error'" in err
+    assert "tiny/length/ascii: reference disagrees with one_of" in err
+    assert path.read_text(encoding="utf-8") == text
+
+
+def test_partial_expectations_keep_only_their_fields() -> None:
+    """For `compare: partial` only fields the case lists are rewritten."""
+    text = (
+        "op: x\ncases:\n  - id: a/b/c\n    expect:\n      compare: partial\n"
+        "      output:\n        results:\n          - {id: a, score: 0.5}\n"
+        "          - {id: b}\n"
+    )
+    old = {"results": [{"id": "a", "score": 0.5}, {"id": "b"}]}
+    new = {"results": [{"id": "a", "score": 0.25}, {"id": "b"}]}
+    assert rewrite_text(text, [("a/b/c", old, new)]) == text.replace("0.5", "0.25")
+
+
+def test_block_lists_that_change_length_are_rewritten_as_blocks() -> None:
+    """A block node is re-emitted in block style at its own indentation."""
+    text = "cases:\n  - id: a/b/c\n    expect:\n      output:\n        ids:\n          - a\n"
+    new = {"ids": ["a", "b"]}
+    out = rewrite_text(text, [("a/b/c", {"ids": ["a"]}, new)])
+    assert out == text + "          - b\n"
+
+
+def test_invisible_characters_are_written_as_escapes() -> None:
+    """Zero-width and combining characters are escaped so reviewers can see them."""
+    assert scalar("e\u200b\u0301") == '"e\\u200B\\u0301"'
+    assert scalar("été") == '"été"'
+    assert scalar("plain text") == "plain text"
+    assert scalar("yes") == '"yes"'
+
+
+def test_floats_are_written_in_a_form_every_loader_reads_as_float() -> None:
+    """1e-07 would be a string for PyYAML; it is written 1.0e-07."""
+    written = flow({"a": 1e-07, "b": 1e16, "c": 0.5, "d": 3})
+    assert written == "{a: 1.0e-07, b: 1.0e+16, c: 0.5, d: 3}"
