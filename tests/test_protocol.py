@@ -17,7 +17,7 @@ from conformance.ops import registry
 from conformance.protocol import ProtocolError
 from conformance.runner import adapter_argv
 
-EXAMPLE_SESSION = [
+EXAMPLE_SESSION: list[tuple[dict[str, str], dict[str, Any]]] = [
     (protocol.RUNNER_SCHEMAS, {"type": "hello", "protocol": 1}),
     (
         protocol.ADAPTER_SCHEMAS,

@@ -9,12 +9,14 @@ import pytest
 from fake_adapters.support import fake, write_tiny_golden
 
 pytest_plugins = ["pytester"]
+#: Inner runs skip unrelated heavy plugins (hypothesis imports itself at session end).
+QUIET = ("-p", "no:cacheprovider", "-p", "no:hypothesispytest", "-p", "no:syrupy")
 
 
 def test_without_the_option_the_plugin_adds_nothing(pytester: pytest.Pytester) -> None:
     """A normal pytest run collects only its own tests."""
     pytester.makepyfile("def test_one():\n    assert True\n")
-    result = pytester.runpytest("-p", "no:cacheprovider")
+    result = pytester.runpytest(*QUIET)
     result.assert_outcomes(passed=1)
 
 
@@ -25,7 +27,7 @@ def test_cases_become_items_with_failures_and_explicit_skips(
     golden = write_tiny_golden(tmp_path)
     adapter = shlex.join(fake("missing_op", "tiny/length/astral"))
     result = pytester.runpytest(
-        "-p", "no:cacheprovider", "-rs", "--hrc-adapter", adapter, "--hrc-golden", str(golden)
+        *QUIET, "-rs", "--hrc-adapter", adapter, "--hrc-golden", str(golden)
     )
     result.assert_outcomes(passed=2, failed=1, skipped=3)
     result.stdout.fnmatch_lines(
@@ -49,7 +51,7 @@ def test_expected_failures_become_strict_xfail(
     )
     adapter = shlex.join(fake("missing_op", "tiny/length/astral"))
     result = pytester.runpytest(
-        "-p", "no:cacheprovider", "--hrc-adapter", adapter, "--hrc-golden", str(golden),
+        *QUIET, "--hrc-adapter", adapter, "--hrc-golden", str(golden),
         "--hrc-expected-failures", str(listed), "-k", "length",
     )
     result.assert_outcomes(passed=1, failed=1, xfailed=1)

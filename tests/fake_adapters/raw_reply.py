@@ -8,10 +8,7 @@ from _base import Message, send_raw, serve
 def on_run(request: Message) -> Message | None:
     if request["case"] == sys.argv[1]:
         send_raw(sys.argv[2].replace("SEQ", str(request["seq"])).encode("utf-8") + b"\n")
-        sys.stdout.flush()
-        for _ in sys.stdin.buffer:  # wait to be killed or told bye
-            pass
-        sys.exit(0)
+        return {}
     return None
 
 

@@ -1,0 +1,100 @@
+#!/usr/bin/env node
+// hrc-js adapter: the NDJSON protocol of spec/adapter-protocol.md (PROTO-*), protocol 1.
+import { createInterface } from 'node:readline';
+import { HrcError } from './src/errors.mjs';
+import { OPS, runOp, loadCorpusSupport } from './src/ops.mjs';
+import { SPEC_VERSION } from './src/pipeline.mjs';
+import { intentTable } from './src/intent.mjs';
+import { isStopword } from './src/stopwords.mjs';
+import { isPunctOrSymbol } from './src/text.mjs';
+
+const PROTOCOL = 1;
+const VERSION = '0.1.0';
+
+function log(msg) {
+  process.stderr.write(`hrc-js: ${msg}\n`);
+}
+
+function send(obj) {
+  process.stdout.write(`${JSON.stringify(obj)}\n`);
+}
+
+// Fail loudly at start-up when a spec data file is missing (spec/README.md).
+intentTable();
+isStopword('the');
+isPunctOrSymbol(0x21);
+
+const corpus = await loadCorpusSupport();
+const operations = [...Object.keys(OPS), ...(corpus ? ['search_corpus'] : [])];
+const capabilities = corpus ? ['sqlite-fts5', 'embedder:hrc-hash-v1'] : [];
+
+const rl = createInterface({ input: process.stdin, crlfDelay: Infinity, terminal: false });
+let closed = false;
+
+async function handle(line) {
+  if (line.endsWith('\r')) line = line.slice(0, -1);
+  if (line.trim() === '') return;
+  let msg;
+  try {
+    msg = JSON.parse(line);
+  } catch (e) {
+    log(`ignoring a line that is not JSON: ${e.message}`);
+    return;
+  }
+  if (msg === null || typeof msg !== 'object' || Array.isArray(msg)) {
+    log('ignoring a message that is not a JSON object');
+    return;
+  }
+  switch (msg.type) {
+    case 'hello':
+      send({
+        type: 'hello',
+        protocol: PROTOCOL,
+        name: 'hrc-js',
+        version: VERSION,
+        specVersion: SPEC_VERSION,
+        operations,
+        capabilities,
+      });
+      return;
+    case 'bye':
+      closed = true;
+      rl.close();
+      return;
+    case 'run': {
+      const seq = Number.isInteger(msg.seq) && msg.seq >= 1 ? msg.seq : null;
+      if (seq === null) {
+        log('run request without a valid seq; cannot answer');
+        return;
+      }
+      try {
+        const input = msg.input !== null && typeof msg.input === 'object' && !Array.isArray(msg.input) ? msg.input : null;
+        if (input === null) throw new HrcError('invalid_input', 'input must be an object');
+        const output = await runOp(String(msg.op), input);
+        send({ type: 'result', seq, output });
+      } catch (e) {
+        if (e instanceof HrcError) {
+          send({ type: 'error', seq, error: { kind: e.kind, message: e.message } });
+        } else {
+          log(`internal error in ${msg.case ?? '?'} (${msg.op}): ${e && e.stack ? e.stack : e}`);
+          send({ type: 'error', seq, error: { kind: 'internal_error', message: String(e && e.message ? e.message : e) } });
+        }
+      }
+      return;
+    }
+    default:
+      log(`ignoring a message of type ${JSON.stringify(msg.type)}`);
+  }
+}
+
+// Exactly one request is in flight (PROTO-8), but answer strictly in order anyway.
+let chain = Promise.resolve();
+rl.on('line', (line) => {
+  if (closed) return;
+  chain = chain.then(() => handle(line)).catch((e) => log(`unexpected: ${e && e.stack ? e.stack : e}`));
+});
+rl.on('close', () => {
+  chain.then(() => {
+    process.exitCode = 0;
+  });
+});

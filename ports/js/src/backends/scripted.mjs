@@ -1,0 +1,131 @@
+// Scripted backends of the `search` operation (spec/operations.md, BACKEND-36..BACKEND-40).
+import { invalid, indexError } from '../errors.mjs';
+import { isObject, candidate, chunk, requireArray } from '../validate.mjs';
+
+export function parseRerankScore(v, field) {
+  if (typeof v === 'number') return v;
+  if (v === 'NaN') return NaN;
+  if (v === 'Infinity') return Infinity;
+  if (v === '-Infinity') return -Infinity;
+  throw invalid(`${field} must be a number or "NaN", "Infinity", "-Infinity"`);
+}
+
+export function parseRerankerEntries(results, field) {
+  requireArray(results, field);
+  return results.map((e, i) => {
+    const f = `${field}[${i}]`;
+    if (!isObject(e)) throw invalid(`${f} must be an object`);
+    if (typeof e.id !== 'string') throw invalid(`${f}.id must be a string`);
+    return { id: e.id, score: parseRerankScore(e.score, `${f}.score`) };
+  });
+}
+
+/** Validate a scripted reranker spec {name?, results} | {name?, error}; returns a reranker. */
+export function scriptedReranker(spec, field, { defaultName = 'scripted' } = {}) {
+  if (!isObject(spec)) throw invalid(`${field} must be an object`);
+  let name = defaultName;
+  if (spec.name !== undefined) {
+    if (typeof spec.name !== 'string' || spec.name === '') throw invalid(`${field}.name must be a non-empty string`);
+    name = spec.name;
+  }
+  const hasResults = spec.results !== undefined;
+  const hasError = spec.error !== undefined;
+  if (hasResults === hasError) throw invalid(`${field}: exactly one of results and error is required`);
+  if (hasError) {
+    if (typeof spec.error !== 'string') throw invalid(`${field}.error must be a string`);
+    const message = spec.error;
+    return {
+      name,
+      rerank() {
+        throw indexError(message);
+      },
+    };
+  }
+  const entries = parseRerankerEntries(spec.results, `${field}.results`);
+  return { name, rerank: () => entries.map((e) => ({ ...e })) };
+}
+
+export function scriptedBackends(backends) {
+  if (backends === undefined) backends = {};
+  if (!isObject(backends)) throw invalid('backends must be an object');
+  const field = 'backends';
+
+  // bm25
+  const responses = new Map();
+  const errors = new Map();
+  if (backends.bm25 !== undefined) {
+    const b = backends.bm25;
+    if (!isObject(b)) throw invalid(`${field}.bm25 must be an object`);
+    if (b.responses !== undefined) {
+      if (!isObject(b.responses)) throw invalid(`${field}.bm25.responses must be an object`);
+      for (const [expr, hits] of Object.entries(b.responses)) {
+        const f = `${field}.bm25.responses[${JSON.stringify(expr)}]`;
+        requireArray(hits, f);
+        responses.set(expr, hits.map((h, i) => candidate(h, `${f}[${i}]`)));
+      }
+    }
+    if (b.errors !== undefined) {
+      if (!isObject(b.errors)) throw invalid(`${field}.bm25.errors must be an object`);
+      for (const [expr, msg] of Object.entries(b.errors)) {
+        if (typeof msg !== 'string') throw invalid(`${field}.bm25.errors[${JSON.stringify(expr)}] must be a string`);
+        if (responses.has(expr)) throw invalid(`${field}.bm25: expression ${JSON.stringify(expr)} has both a response and an error`);
+        errors.set(expr, msg);
+      }
+    }
+  }
+
+  // chunks
+  let chunks = null;
+  if (backends.chunks !== undefined) {
+    requireArray(backends.chunks, `${field}.chunks`);
+    chunks = backends.chunks.map((c, i) => chunk(c, `${field}.chunks[${i}]`));
+  }
+
+  // embedder
+  if (backends.embedder !== undefined && typeof backends.embedder !== 'boolean') {
+    throw invalid(`${field}.embedder must be a boolean`);
+  }
+  const embedder = backends.embedder === true ? { name: 'scripted', embed: () => [1.0] } : null;
+
+  // vector
+  let vectorHits = [];
+  let vectorError = null;
+  if (backends.vector !== undefined) {
+    const v = backends.vector;
+    if (!isObject(v)) throw invalid(`${field}.vector must be an object`);
+    const hasHits = v.hits !== undefined;
+    const hasError = v.error !== undefined;
+    if (hasHits === hasError) throw invalid(`${field}.vector: exactly one of hits and error is required`);
+    if (hasError) {
+      if (typeof v.error !== 'string') throw invalid(`${field}.vector.error must be a string`);
+      vectorError = v.error;
+    } else {
+      requireArray(v.hits, `${field}.vector.hits`);
+      vectorHits = v.hits.map((h, i) => candidate(h, `${field}.vector.hits[${i}]`));
+    }
+  }
+
+  // reranker
+  const reranker = backends.reranker !== undefined ? scriptedReranker(backends.reranker, `${field}.reranker`) : null;
+
+  return {
+    index: {
+      searchBm25(expression, limit) {
+        if (errors.has(expression)) throw indexError(errors.get(expression));
+        const hits = responses.get(expression) ?? [];
+        return hits.slice(0, limit);
+      },
+      chunks() {
+        return chunks;
+      },
+    },
+    embedder,
+    vector: {
+      search(_vec, limit) {
+        if (vectorError !== null) throw indexError(vectorError);
+        return vectorHits.slice(0, limit);
+      },
+    },
+    reranker: reranker ? { name: reranker.name, rerank: (_query, head) => reranker.rerank(head) } : null,
+  };
+}

@@ -1,0 +1,120 @@
+// The BM25 leg: initial search and the zero-hit retry ladder (spec/ladder.md, LADDER-1..LADDER-15).
+import { HrcError } from './errors.mjs';
+import { compileTokens, parse, sanitise, ftsQuote } from './query.mjs';
+import { strongestTerm, strongestOf } from './strongest.mjs';
+import { trigramSearch } from './trigram.mjs';
+
+function row(rung, expression, searched, hits, skip, error) {
+  return { rung, expression, searched, hits, skip, error };
+}
+
+function errorObject(e) {
+  if (e instanceof HrcError && e.kind === 'index_error') return { kind: 'index_error', message: e.message };
+  throw e;
+}
+
+/**
+ * index: {searchBm25(expression, limit), chunks()}; returns
+ * {attempts, usedRetry, winningRung, hits: [candidate], error}.
+ */
+export function runBm25Leg({ query, aliasTable, compiled, candidateK, skipRetryLadder, index }) {
+  const attempts = [];
+  const searched = new Set();
+  let error = null;
+  let winning = null;
+  let hits = [];
+
+  // One FTS5 rung. Returns 'hit', 'none' or 'error'.
+  const ftsRung = (rung, expression, checkDuplicate) => {
+    if (expression === '') {
+      attempts.push(row(rung, '', false, 0, 'empty', null));
+      return 'none';
+    }
+    if (checkDuplicate && searched.has(expression)) {
+      attempts.push(row(rung, expression, false, 0, 'duplicate', null));
+      return 'none';
+    }
+    let got;
+    try {
+      got = index.searchBm25(expression, candidateK);
+    } catch (e) {
+      error = errorObject(e);
+      attempts.push(row(rung, expression, true, 0, null, error));
+      return 'error';
+    }
+    searched.add(expression);
+    got = got.slice(0, candidateK);
+    attempts.push(row(rung, expression, true, got.length, null, null));
+    if (got.length > 0) {
+      winning = rung;
+      hits = got;
+      return 'hit';
+    }
+    return 'none';
+  };
+
+  const done = () => ({
+    attempts,
+    usedRetry: attempts.length > 1,
+    winningRung: winning,
+    hits,
+    error,
+  });
+
+  // LADDER-7
+  let r = ftsRung('initial', compiled, false);
+  if (r !== 'none' || skipRetryLadder) return done();
+
+  // LADDER-9
+  const s1 = strongestTerm(query);
+  r = ftsRung('strongest_term', s1 === '' ? '' : ftsQuote(s1), true);
+  if (r !== 'none') return done();
+
+  // LADDER-5
+  attempts.push(row('force-refresh', '', false, 0, 'no_op', null));
+
+  // LADDER-10
+  r = ftsRung('refreshed_sanitised', sanitise(query, aliasTable).expression, true);
+  if (r !== 'none') return done();
+
+  // LADDER-11
+  const plainTokens = sanitise(query).tokens;
+  const s2 = strongestOf(plainTokens);
+  r = ftsRung('refreshed_strongest', s2 === '' ? '' : ftsQuote(s2), true);
+  if (r !== 'none') return done();
+
+  // LADDER-12: trigram_fuzzy
+  const expression = plainTokens.join(' ');
+  if (plainTokens.length === 0) {
+    attempts.push(row('trigram_fuzzy', '', false, 0, 'empty', null));
+    return done();
+  }
+  let chunks;
+  try {
+    chunks = index.chunks();
+  } catch (e) {
+    error = errorObject(e);
+    attempts.push(row('trigram_fuzzy', expression, true, 0, null, error));
+    return done();
+  }
+  if (chunks === null || chunks === undefined) {
+    attempts.push(row('trigram_fuzzy', expression, false, 0, 'no_chunks', null));
+    return done();
+  }
+  const tri = trigramSearch(plainTokens, chunks, candidateK);
+  attempts.push(row('trigram_fuzzy', expression, true, tri.length, null, null));
+  if (tri.length > 0) {
+    winning = 'trigram_fuzzy';
+    hits = tri.map(({ chunk }) => ({
+      id: chunk.id,
+      path: chunk.path,
+      title: chunk.title ?? '',
+      summary: chunk.summary ?? '',
+      content: chunk.content,
+      metadata: {},
+    }));
+  }
+  return done();
+}
+
+export { parse, compileTokens };

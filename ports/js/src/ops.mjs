@@ -1,0 +1,176 @@
+// The operations of spec/operations.md (OP-*), each validating its input (OP-1, OP-2).
+import { HrcError, invalid } from './errors.mjs';
+import {
+  isObject,
+  requireString,
+  requireStringList,
+  requireArray,
+  requireNonEmptyId,
+  candidate,
+  chunk,
+  wholeNumber,
+} from './validate.mjs';
+import { normalise, fold, words, cpLength, sortStrings } from './text.mjs';
+import { parse, parseAliases, compileTokens, sanitise } from './query.mjs';
+import { isStopword } from './stopwords.mjs';
+import { strongestTerm } from './strongest.mjs';
+import { fuse, validateK, validateWeight } from './rrf.mjs';
+import { trigrams, jaccard, trigramSearch } from './trigram.mjs';
+import { patterns, detect, reweight } from './intent.mjs';
+import { unanimity } from './unanimity.mjs';
+import { applyRerank } from './rerank.mjs';
+import { scriptedReranker } from './backends/scripted.mjs';
+import { scriptedBackends } from './backends/scripted.mjs';
+import { search } from './pipeline.mjs';
+
+function fusedItem(v, field) {
+  const c = candidate(v, field);
+  if (typeof v.score !== 'number' || !Number.isFinite(v.score)) throw invalid(`${field}.score must be a finite number`);
+  c.score = v.score;
+  return c;
+}
+
+function uniqueIds(items, field) {
+  const seen = new Set();
+  for (const it of items) {
+    if (seen.has(it.id)) throw invalid(`${field}: repeated id ${JSON.stringify(it.id)}`);
+    seen.add(it.id);
+  }
+}
+
+export const OPS = {
+  normalise(input) {
+    const text = requireString(input.text, 'text');
+    const normalised = normalise(text);
+    return { normalised, folded: fold(text) };
+  },
+  words(input) {
+    return { words: words(requireString(input.text, 'text')) };
+  },
+  length(input) {
+    return { length: cpLength(normalise(requireString(input.text, 'text'))) };
+  },
+  sort_strings(input) {
+    return { sorted: sortStrings(requireStringList(input.strings, 'strings')) };
+  },
+  parse(input) {
+    const query = requireString(input.query, 'query');
+    const table = parseAliases(input.aliases);
+    return parse(query, table);
+  },
+  compile(input) {
+    const query = requireString(input.query, 'query');
+    const table = parseAliases(input.aliases);
+    return { expression: compileTokens(parse(query, table).tokens) };
+  },
+  stopwords(input) {
+    return { stopword: requireStringList(input.words, 'words').map(isStopword) };
+  },
+  sanitise(input) {
+    const query = requireString(input.query, 'query');
+    const table = parseAliases(input.aliases);
+    return sanitise(query, table);
+  },
+  strongest_term(input) {
+    return { term: strongestTerm(requireString(input.query, 'query')) };
+  },
+  rrf(input) {
+    requireArray(input.lists, 'lists');
+    const k = validateK(input.k);
+    const lists = input.lists.map((l, i) => {
+      const f = `lists[${i}]`;
+      if (!isObject(l)) throw invalid(`${f} must be an object`);
+      if (l.name !== undefined && typeof l.name !== 'string') throw invalid(`${f}.name must be a string`);
+      const weight = validateWeight(l.weight, `${f}.weight`);
+      requireArray(l.items, `${f}.items`);
+      return { name: l.name ?? '', weight, items: l.items.map((c, j) => candidate(c, `${f}.items[${j}]`)) };
+    });
+    return { results: fuse(lists, k) };
+  },
+  trigrams(input) {
+    return { trigrams: trigrams(requireString(input.word, 'word')) };
+  },
+  jaccard(input) {
+    return jaccard(requireString(input.a, 'a'), requireString(input.b, 'b'));
+  },
+  trigram_search(input) {
+    const tokens = requireStringList(input.tokens, 'tokens');
+    requireArray(input.chunks, 'chunks');
+    const chunks = input.chunks.map((c, i) => chunk(c, `chunks[${i}]`));
+    const k = input.candidateK === undefined ? 60 : wholeNumber(input.candidateK, 'candidateK');
+    const hits = trigramSearch(tokens, chunks, k);
+    return {
+      hits: hits.map((h) => ({ id: h.chunk.id, path: h.chunk.path, intersection: h.intersection, union: h.union })),
+    };
+  },
+  intent_patterns() {
+    return { patterns: patterns() };
+  },
+  intent_detect(input) {
+    const d = detect(requireString(input.query, 'query'));
+    return { preference: d.preference, concreteFact: d.concreteFact, label: d.label };
+  },
+  intent_reweight(input) {
+    const query = requireString(input.query, 'query');
+    requireArray(input.results, 'results');
+    const items = input.results.map((r, i) => fusedItem(r, `results[${i}]`));
+    uniqueIds(items, 'results');
+    const { rows } = reweight(query, items);
+    return {
+      results: rows.map((r) => ({ id: r.item.id, score: r.score, multiplier: r.multiplier, rules: r.rules })),
+    };
+  },
+  unanimity(input) {
+    const check = (v, f) => {
+      requireArray(v, f);
+      v.forEach((id, i) => requireNonEmptyId(id, `${f}[${i}]`));
+      return v;
+    };
+    return unanimity(check(input.bm25, 'bm25'), check(input.vector, 'vector'));
+  },
+  rerank(input) {
+    requireArray(input.fused, 'fused');
+    const items = input.fused.map((r, i) => fusedItem(r, `fused[${i}]`));
+    uniqueIds(items, 'fused');
+    const topN = input.rerankTopN === undefined ? 20 : wholeNumber(input.rerankTopN, 'rerankTopN');
+    if (input.reranker === undefined) throw invalid('reranker is required');
+    const r = scriptedReranker(input.reranker, 'reranker');
+    const out = applyRerank(items, { enabled: true, reranker: r, topN });
+    return {
+      results: out.items.map(({ item, rerankScore }) => ({ id: item.id, rerankScore })),
+      report: out.report,
+    };
+  },
+  search(input) {
+    const backends = scriptedBackends(input.backends);
+    if (input.request === undefined) throw invalid('request is required');
+    return search(input.request, backends);
+  },
+};
+
+let corpusModule = null;
+export async function loadCorpusSupport() {
+  if (corpusModule !== null) return corpusModule;
+  try {
+    corpusModule = await import('./backends/corpus.mjs');
+    if (!corpusModule.available()) corpusModule = false;
+  } catch (e) {
+    process.stderr.write(`hrc-js: search_corpus unavailable: ${e.message}\n`);
+    corpusModule = false;
+  }
+  return corpusModule;
+}
+
+export async function runOp(op, input) {
+  if (op === 'search_corpus') {
+    const mod = await loadCorpusSupport();
+    if (!mod) throw new HrcError('unsupported', 'search_corpus needs the optional node-sqlite3-wasm dependency');
+    if (typeof input.corpus !== 'string') throw invalid('corpus must be a string');
+    if (input.request === undefined) throw invalid('request is required');
+    const backends = mod.corpusBackends(input.corpus);
+    return search(input.request, backends);
+  }
+  const fn = Object.hasOwn(OPS, op) ? OPS[op] : null;
+  if (!fn) throw new HrcError('unsupported', `unknown operation ${op}`);
+  return fn(input);
+}

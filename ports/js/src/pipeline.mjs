@@ -1,0 +1,223 @@
+// The pipeline (spec/pipeline.md PIPE-*, MODE-*) and its trace (spec/trace.md TRACE-*).
+import { HrcError, invalid } from './errors.mjs';
+import { isObject } from './validate.mjs';
+import { normalise } from './text.mjs';
+import { parse, parseAliases, compileTokens } from './query.mjs';
+import { runBm25Leg } from './ladder.mjs';
+import { fuse } from './rrf.mjs';
+import { reweight } from './intent.mjs';
+import { unanimity } from './unanimity.mjs';
+import { applyRerank } from './rerank.mjs';
+
+export const SPEC_VERSION = '1.0.0';
+const MODES = new Set(['bm25', 'semantic', 'hybrid', 'auto']);
+
+function posInt(v, field, dflt) {
+  if (v === undefined) return dflt;
+  if (typeof v !== 'number' || !Number.isFinite(v) || !Number.isInteger(v) || v < 1) {
+    throw invalid(`request.${field} must be an integer >= 1`);
+  }
+  return v;
+}
+
+function bool(v, field, dflt) {
+  if (v === undefined) return dflt;
+  if (typeof v !== 'boolean') throw invalid(`request.${field} must be a boolean`);
+  return v;
+}
+
+function weight(v, field) {
+  if (v === undefined) return 1;
+  if (typeof v !== 'number' || !Number.isFinite(v) || v < 0) throw invalid(`request.weights.${field} must be a finite number >= 0`);
+  return v;
+}
+
+// PIPE-1, PIPE-2
+export function validateRequest(request) {
+  if (!isObject(request)) throw invalid('request must be an object');
+  if (typeof request.query !== 'string') throw invalid('request.query must be a string');
+  let mode = 'auto';
+  if (request.mode !== undefined) {
+    if (typeof request.mode !== 'string' || !MODES.has(request.mode)) throw invalid(`request.mode: unknown mode ${JSON.stringify(request.mode)}`);
+    mode = request.mode;
+  }
+  let weights = { bm25: 1, vector: 1 };
+  if (request.weights !== undefined) {
+    if (!isObject(request.weights)) throw invalid('request.weights must be an object');
+    weights = { bm25: weight(request.weights.bm25, 'bm25'), vector: weight(request.weights.vector, 'vector') };
+  }
+  const req = {
+    query: request.query,
+    mode,
+    topK: posInt(request.topK, 'topK', 10),
+    candidateK: posInt(request.candidateK, 'candidateK', 60),
+    rerankTopN: posInt(request.rerankTopN, 'rerankTopN', 20),
+    rrfK: posInt(request.rrfK, 'rrfK', 60),
+    weights,
+    rerank: bool(request.rerank, 'rerank', true),
+    skipRetryLadder: bool(request.skipRetryLadder, 'skipRetryLadder', false),
+  };
+  const aliasTable = parseAliases(request.aliases, 'request.aliases');
+  if (normalise(req.query) === '') throw invalid('request.query is empty after normalisation');
+  return { req, aliasTable };
+}
+
+// MODE-1..MODE-3
+function resolveMode(mode, hasEmbedder) {
+  if (mode === 'auto') return { effective: hasEmbedder ? 'hybrid' : 'bm25', fellBack: false };
+  if (mode === 'bm25') return { effective: 'bm25', fellBack: false };
+  if (hasEmbedder) return { effective: mode, fellBack: false };
+  return { effective: 'bm25', fellBack: true };
+}
+
+function legError(e) {
+  if (e instanceof HrcError && e.kind === 'index_error') return { kind: 'index_error', message: e.message };
+  throw e;
+}
+
+/**
+ * backends: {index, embedder, vector, reranker} (see backends/scripted.mjs and backends/corpus.mjs).
+ * Returns {results, trace}; throws HrcError for invalid input or when every leg errored.
+ */
+export function search(request, backends) {
+  const t0 = performance.now();
+  const { req, aliasTable } = validateRequest(request);
+
+  // 1. parse and compile
+  const parsed = parse(req.query, aliasTable);
+  const expression = compileTokens(parsed.tokens);
+
+  // 2. mode
+  const { effective, fellBack: fb } = resolveMode(req.mode, backends.embedder !== null);
+  let fellBackToBM25 = fb;
+  const bm25Runs = effective === 'bm25' || effective === 'hybrid';
+  const vectorRuns = effective === 'semantic' || effective === 'hybrid';
+
+  // 3. BM25 leg
+  let bm25 = { ran: false, attempts: [], usedRetry: false, winningRung: null, hits: [], error: null };
+  if (bm25Runs) {
+    const leg = runBm25Leg({
+      query: req.query,
+      aliasTable,
+      compiled: expression,
+      candidateK: req.candidateK,
+      skipRetryLadder: req.skipRetryLadder,
+      index: backends.index,
+    });
+    bm25 = { ran: true, ...leg };
+  }
+
+  // 4. vector leg
+  let vector = { ran: false, hits: [], error: null };
+  if (vectorRuns) {
+    vector = { ran: true, hits: [], error: null };
+    try {
+      const qv = backends.embedder.embed(parsed.normalised);
+      vector.hits = backends.vector.search(qv, req.candidateK).slice(0, req.candidateK);
+    } catch (e) {
+      vector.error = legError(e);
+      vector.hits = [];
+    }
+    if (vector.error && effective === 'hybrid') fellBackToBM25 = true; // MODE-6
+  }
+
+  // PIPE-7: fail only when every leg that ran errored.
+  const ranLegs = [bm25Runs ? bm25 : null, vectorRuns ? vector : null].filter(Boolean);
+  if (ranLegs.length > 0 && ranLegs.every((l) => l.error !== null)) {
+    throw new HrcError('index_error', ranLegs.map((l) => l.error.message).join('; '));
+  }
+
+  // 5. fusion
+  const lists = [];
+  if (bm25Runs) lists.push({ name: 'bm25', weight: req.weights.bm25, items: bm25.hits });
+  if (vectorRuns) lists.push({ name: 'vector', weight: req.weights.vector, items: vector.hits });
+  const fused = fuse(lists, req.rrfK);
+
+  // 6. intent
+  const intent = reweight(req.query, fused);
+  const afterIntent = intent.rows.map((row) => {
+    const item = { ...row.item, score: row.score };
+    return item;
+  });
+
+  // 7 + 8. unanimity (evaluated at the unanimity step of RERANK-10) and rerank
+  let unan = { evaluated: false, agreements: null, fired: false };
+  const reranker = backends.reranker
+    ? { name: backends.reranker.name, rerank: (head) => backends.reranker.rerank(req.query, head) }
+    : null;
+  const reranked = applyRerank(afterIntent, {
+    enabled: req.rerank,
+    reranker,
+    topN: req.rerankTopN,
+    unanimityFired: () => {
+      if (effective !== 'hybrid') return false;
+      const u = unanimity(
+        bm25.hits.map((h) => h.id),
+        vector.hits.map((h) => h.id),
+      );
+      unan = { evaluated: true, agreements: u.agreements, fired: u.fired };
+      return u.fired;
+    },
+  });
+
+  // 9. truncation
+  const results = reranked.items.slice(0, req.topK).map(({ item, rerankScore }) => ({
+    id: item.id,
+    path: item.path,
+    title: item.title,
+    summary: item.summary,
+    content: item.content,
+    metadata: item.metadata,
+    score: item.score,
+    rerankScore,
+  }));
+
+  const trace = {
+    specVersion: SPEC_VERSION,
+    request: {
+      query: req.query,
+      mode: req.mode,
+      topK: req.topK,
+      candidateK: req.candidateK,
+      rerankTopN: req.rerankTopN,
+      rrfK: req.rrfK,
+      weights: { bm25: req.weights.bm25, vector: req.weights.vector },
+      rerank: req.rerank,
+      skipRetryLadder: req.skipRetryLadder,
+    },
+    requestedMode: req.mode,
+    effectiveMode: effective,
+    fellBackToBM25,
+    query: {
+      normalised: parsed.normalised,
+      hasOperators: parsed.hasOperators,
+      tokens: parsed.tokens,
+      expression,
+    },
+    bm25: {
+      ran: bm25.ran,
+      attempts: bm25.attempts,
+      usedRetry: bm25.usedRetry,
+      winningRung: bm25.winningRung,
+      hits: bm25.hits.length,
+      error: bm25.error,
+    },
+    vector: { ran: vector.ran, hits: vector.hits.length, error: vector.error },
+    fusion: {
+      k: req.rrfK,
+      lists: lists.map((l) => ({ name: l.name, weight: l.weight, size: l.items.length })),
+      fusedHits: fused.length,
+    },
+    intent: {
+      preference: intent.detection.preference,
+      concreteFact: intent.detection.concreteFact,
+      label: intent.detection.label,
+      adjusted: intent.adjusted,
+    },
+    unanimity: unan,
+    rerank: reranked.report,
+    resultIds: results.map((r) => r.id),
+    timings: { totalMs: Math.max(0, performance.now() - t0) },
+  };
+  return { results, trace };
+}
