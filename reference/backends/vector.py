@@ -169,7 +169,9 @@ class MemoryVectorStore:
             norm2 = np.einsum("ij,ij->i", ints, ints)
             self._norm2 = [int(x) for x in norm2]
             self._max_abs = int(np.abs(ints).max()) if ints.size else 0
-            self._matrix = ints.astype(np.float32)
+            # Stored transposed (dimension × chunks): a query touches few buckets, and
+            # gathering whole rows of the transpose is contiguous, ~10× faster than columns.
+            self._matrix = np.ascontiguousarray(ints.T, dtype=np.float32)
             self._norms = np.sqrt(norm2.astype(np.float64))
         else:
             m = np.array(self._rows, dtype=np.float64).reshape(n, dim)
@@ -204,12 +206,12 @@ class MemoryVectorStore:
         bound = sum(abs(q[i]) for i in nz) * self._max_abs
         if bound < _F32_EXACT:
             # Every product and partial sum is an integer below 2^24: float32 is exact.
-            cols = self._matrix[:, nz]
-            dots = cols @ np.array([q[i] for i in nz], dtype=np.float32)
+            rows = self._matrix[nz]
+            dots = np.array([q[i] for i in nz], dtype=np.float32) @ rows
             return np.asarray(dots.astype(np.int64), dtype=np.int64)
         if bound < (1 << 62):
             ints = self._matrix.astype(np.int64)
-            return np.asarray(ints @ np.array(q, dtype=np.int64), dtype=np.int64)
+            return np.asarray(np.array(q, dtype=np.int64) @ ints, dtype=np.int64)
         raise IndexError_("query vector too large for exact integer dot products")
 
     def _search_exact(self, q: list[int], limit: int) -> list[VectorHit]:

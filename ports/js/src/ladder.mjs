@@ -111,7 +111,8 @@ export function runBm25Leg({ query, aliasTable, compiled, candidateK, skipRetryL
       title: chunk.title ?? '',
       summary: chunk.summary ?? '',
       content: chunk.content,
-      metadata: {},
+      // a chunk's metadata travels with it (FINDINGS F9: the chunk shape does not list metadata)
+      metadata: { ...(chunk.metadata ?? {}) },
     }));
   }
   return done();

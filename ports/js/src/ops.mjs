@@ -48,7 +48,8 @@ export const OPS = {
     return { words: words(requireString(input.text, 'text')) };
   },
   length(input) {
-    return { length: cpLength(normalise(requireString(input.text, 'text'))) };
+    // The op counts the code points of `text` as given; it does not normalise (FINDINGS F1).
+    return { length: cpLength(requireString(input.text, 'text')) };
   },
   sort_strings(input) {
     return { sorted: sortStrings(requireStringList(input.strings, 'strings')) };
@@ -134,7 +135,8 @@ export const OPS = {
     uniqueIds(items, 'fused');
     const topN = input.rerankTopN === undefined ? 20 : wholeNumber(input.rerankTopN, 'rerankTopN');
     if (input.reranker === undefined) throw invalid('reranker is required');
-    const r = scriptedReranker(input.reranker, 'reranker');
+    // RERANK-12: the op's reranker needs its name (BACKEND-39's default applies to `search` only).
+    const r = scriptedReranker(input.reranker, 'reranker', { defaultName: null });
     const out = applyRerank(items, { enabled: true, reranker: r, topN });
     return {
       results: out.items.map(({ item, rerankScore }) => ({ id: item.id, rerankScore })),

@@ -33,8 +33,15 @@ function weight(v, field) {
 }
 
 // PIPE-1, PIPE-2
+const KNOWN_FIELDS = new Set([
+  'query', 'mode', 'topK', 'candidateK', 'rerankTopN', 'rrfK', 'weights', 'rerank', 'skipRetryLadder', 'aliases',
+]);
+
 export function validateRequest(request) {
   if (!isObject(request)) throw invalid('request must be an object');
+  // A misspelt field is an error, not silently ignored (FINDINGS F2; golden pipeline/request/unknown-field-rejected).
+  const unknown = Object.keys(request).filter((k) => !KNOWN_FIELDS.has(k));
+  if (unknown.length > 0) throw invalid(`request has unknown field(s): ${unknown.join(', ')}`);
   if (typeof request.query !== 'string') throw invalid('request.query must be a string');
   let mode = 'auto';
   if (request.mode !== undefined) {
@@ -44,6 +51,8 @@ export function validateRequest(request) {
   let weights = { bm25: 1, vector: 1 };
   if (request.weights !== undefined) {
     if (!isObject(request.weights)) throw invalid('request.weights must be an object');
+    const extra = Object.keys(request.weights).filter((k) => k !== 'bm25' && k !== 'vector');
+    if (extra.length > 0) throw invalid(`request.weights has unknown field(s): ${extra.join(', ')}`);
     weights = { bm25: weight(request.weights.bm25, 'bm25'), vector: weight(request.weights.vector, 'vector') };
   }
   const req = {

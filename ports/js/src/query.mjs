@@ -102,7 +102,8 @@ export function parse(query, aliasTable = new Map()) {
   out = out.map((t) => (t.kind === 'term' ? expand(t, aliasTable) : t));
   // DSL-9
   if (!ops) {
-    out = out.filter((t) => !(t.kind === 'term' && isStopword(t.text)));
+    // a term whose text is an alias key is never dropped, even when it stayed a plain term (DSL-13)
+    out = out.filter((t) => !(t.kind === 'term' && !aliasTable.has(t.text) && isStopword(t.text)));
   }
   return { normalised, hasOperators: ops, tokens: out };
 }

@@ -49,13 +49,14 @@ export function candidate(v, field) {
   requireObject(v, field);
   const c = {
     id: v.id,
-    path: optionalString(v.path, `${field}.path`),
+    path: v.path, // required (spec/operations.md: `{id, path, title?, …}`; FINDINGS F5)
     title: optionalString(v.title, `${field}.title`),
     summary: optionalString(v.summary, `${field}.summary`),
     content: optionalString(v.content, `${field}.content`),
     metadata: {},
   };
   if (typeof v.id !== 'string' || v.id === '') throw invalid(`${field}: candidate id must be a non-empty string`);
+  if (typeof v.path !== 'string') throw invalid(`${field}: candidate path must be a string`);
   if (v.metadata !== undefined) {
     if (!isObject(v.metadata)) throw invalid(`${field}.metadata must be an object of strings`);
     for (const [k, val] of Object.entries(v.metadata)) {

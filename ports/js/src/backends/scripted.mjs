@@ -24,6 +24,7 @@ export function parseRerankerEntries(results, field) {
 export function scriptedReranker(spec, field, { defaultName = 'scripted' } = {}) {
   if (!isObject(spec)) throw invalid(`${field} must be an object`);
   let name = defaultName;
+  if (spec.name === undefined && defaultName === null) throw invalid(`${field}.name is required`);
   if (spec.name !== undefined) {
     if (typeof spec.name !== 'string' || spec.name === '') throw invalid(`${field}.name must be a non-empty string`);
     name = spec.name;

@@ -1,0 +1,45 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+
+const ADAPTER = fileURLToPath(new URL('../adapter.mjs', import.meta.url));
+
+function session(lines) {
+  const r = spawnSync(process.execPath, [ADAPTER], { input: lines.map((l) => `${l}\n`).join(''), encoding: 'utf8' });
+  return { status: r.status, out: r.stdout.split('\n').filter(Boolean).map((l) => JSON.parse(l)), stderr: r.stderr };
+}
+
+test('hello, run, error and bye', () => {
+  const { status, out } = session([
+    '{"type":"hello","protocol":1}',
+    '{"type":"run","seq":1,"case":"a/b/c","op":"length","input":{"text":"\\ud835\\udc1c"}}',
+    '{"type":"run","seq":2,"case":"a/b/d","op":"rrf","input":{"lists":[],"k":0}}',
+    '{"type":"run","seq":3,"case":"a/b/e","op":"no_such_op","input":{}}',
+    '{"type":"bye"}',
+  ]);
+  assert.equal(status, 0);
+  assert.equal(out[0].type, 'hello');
+  assert.equal(out[0].name, 'hrc-js');
+  assert.equal(out[0].specVersion, '1.0.0');
+  assert.ok(out[0].operations.includes('search'));
+  assert.deepEqual(out[1], { type: 'result', seq: 1, output: { length: 1 } });
+  assert.equal(out[2].error.kind, 'invalid_input');
+  assert.equal(out[3].error.kind, 'unsupported');
+});
+
+test('bad input never crashes the adapter; EOF exits 0', () => {
+  const { status, out } = session([
+    '{"type":"hello","protocol":1}',
+    'not json',
+    '[1,2]',
+    '{"type":"run","seq":1,"case":"a/b/c","op":"normalise","input":{"text":5}}',
+    '{"type":"run","seq":2,"case":"a/b/c","op":"search","input":{"request":"x"}}',
+    '{"type":"run","seq":3,"case":"a/b/c","op":"words","input":{"text":"ok\\r\\nfine"}}',
+  ]);
+  assert.equal(status, 0);
+  assert.equal(out.length, 4);
+  assert.equal(out[1].error.kind, 'invalid_input');
+  assert.equal(out[2].error.kind, 'invalid_input');
+  assert.deepEqual(out[3].output, { words: ['ok', 'fine'] });
+});

@@ -1,0 +1,47 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { search } from '../src/pipeline.mjs';
+import { scriptedBackends } from '../src/backends/scripted.mjs';
+
+test('the kubernets ladder walk (LADDER worked example)', () => {
+  const backends = scriptedBackends({
+    chunks: [
+      { id: 'c1', path: 'a.md', content: 'Kubernetes setup guide' },
+      { id: 'c2', path: 'b.md', content: 'Pasta recipes' },
+    ],
+  });
+  const { trace } = search({ query: 'kubernets', mode: 'bm25' }, backends);
+  assert.deepEqual(
+    trace.bm25.attempts.map((a) => [a.rung, a.expression, a.searched, a.hits, a.skip]),
+    [
+      ['initial', '"kubernets"', true, 0, null],
+      ['strongest_term', '"kubernets"', false, 0, 'duplicate'],
+      ['force-refresh', '', false, 0, 'no_op'],
+      ['refreshed_sanitised', '"kubernets"', false, 0, 'duplicate'],
+      ['refreshed_strongest', '"kubernets"', false, 0, 'duplicate'],
+      ['trigram_fuzzy', 'kubernets', true, 1, null],
+    ],
+  );
+  assert.equal(trace.bm25.winningRung, 'trigram_fuzzy');
+  assert.equal(trace.bm25.usedRetry, true);
+});
+
+test('hybrid worked example (PIPE)', () => {
+  const hit = (id) => ({ id, path: `${id}.md` });
+  const backends = scriptedBackends({
+    bm25: { responses: { '"kubernetes" OR "setup"': [hit('a'), hit('b')] } },
+    embedder: true,
+    vector: { hits: [hit('b'), hit('c')] },
+  });
+  const { results, trace } = search({ query: 'kubernetes setup', mode: 'hybrid' }, backends);
+  assert.deepEqual(results.map((r) => [r.id, r.score]), [['b', 0.03252247488101534], ['a', 0.01639344262295082], ['c', 0.016129032258064516]]);
+  assert.equal(trace.rerank.outcome, 'no_reranker');
+  assert.deepEqual(trace.unanimity, { evaluated: false, agreements: null, fired: false });
+});
+
+test('request validation (PIPE-1, PIPE-2)', () => {
+  const b = scriptedBackends({});
+  for (const bad of [{ query: '\u200b ' }, { query: 'x', topK: 0 }, { query: 'x', top_k: 3 }, { query: 'x', mode: 'fast' }, { query: 'x', weights: { bm25: -1 } }]) {
+    assert.throws(() => search(bad, b), { kind: 'invalid_input' }, JSON.stringify(bad));
+  }
+});

@@ -1,0 +1,55 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { compile, parse, parseAliases, sanitise } from '../src/query.mjs';
+import { isStopword } from '../src/stopwords.mjs';
+import { strongestTerm } from '../src/strongest.mjs';
+
+test('DSL worked examples', () => {
+  const rows = [
+    ['kubernetes setup guide', '"kubernetes" OR "setup" OR "guide"'],
+    ['how do I set up the cluster', '"set" OR "cluster"'],
+    ['foo AND bar NOT baz', '"foo" AND "bar" NOT "baz"'],
+    ['NOT alpha bravo', '"alpha" OR "bravo"'],
+    ['"Hello  World" foo*', '"hello world" OR "foo"*'],
+    ['"unterminated phrase', '"unterminated phrase"'],
+    ['C++ and C# devs', '"devs"'],
+    ['foo:bar title^2', '"foobar" OR "title2"'],
+    ['NEAR(a b)', '"neara"'],
+    ['foo AND ++ bar', '"foo" OR "bar"'],
+  ];
+  for (const [q, e] of rows) assert.equal(compile(q), e, q);
+});
+
+test('aliases: groups keep the operator; keys are exempt from stopwords', () => {
+  const t = parseAliases({ k8s: ['kubernetes', 'Kube Cluster'], ml: ['machine learning', 'ml'] });
+  assert.equal(compile('k8s NOT ml', t), '("k8s" OR "kubernetes" OR "kube cluster") NOT ("ml" OR "machine learning")');
+  assert.equal(compile('deploy AND k8s', t), '"deploy" AND ("k8s" OR "kubernetes" OR "kube cluster")');
+  assert.equal(compile('ml models', t), '("ml" OR "machine learning") OR "models"');
+  assert.deepEqual(sanitise('How do I set up k8s AND ml?', t), {
+    tokens: ['set', 'k8s', 'ml'],
+    expression: '"set" OR ("k8s" OR "kubernetes" OR "kube cluster") OR ("ml" OR "machine learning")',
+  });
+  // a key whose group collapses to one member is still kept past stopword filtering
+  assert.deepEqual(parse('ml tips', parseAliases({ ml: ['ML'] })).tokens.map((x) => x.text), ['ml', 'tips']);
+  assert.throws(() => parseAliases({ K8s: [], k8s: [] }), { kind: 'invalid_input' });
+});
+
+test('strip before lowercase keeps medial sigma', () => {
+  assert.equal(parse('ΟΔΟΣ-Α').tokens[0].text, 'οδοσα');
+});
+
+test('stopwords count code points, not UTF-16 units or bytes', () => {
+  assert.equal(isStopword('日本'), true);
+  assert.equal(isStopword('\u{1D41C}\u{1D41A}'), true);
+  assert.equal(isStopword('東京都'), false);
+  assert.equal(isStopword('\u{1D41C}\u{1D41A}\u{1D42D}'), false);
+  assert.equal(isStopword('The'), false);
+  assert.equal(isStopword('the'), true);
+});
+
+test('strongest term: longest by code points, leftmost on ties', () => {
+  assert.equal(strongestTerm('pasta pizza'), 'pasta');
+  assert.equal(strongestTerm('\u{1D41C}\u{1D41A}\u{1D42D} dogs'), 'dogs');
+  assert.equal(strongestTerm('kino über'), 'kino');
+  assert.equal(strongestTerm('ok \u{1D41C}\u{1D41A}'), '');
+});
