@@ -80,7 +80,9 @@ def _format_table(results: list[dict[str, Any]]) -> str:
         rerank = "" if r["rerankScore"] is None else f"{r['rerankScore']:.4f}"
         rows.append((str(i), f"{r['score']:.6f}", rerank, r["path"], r["title"]))
     widths = [max(len(row[c]) for row in rows) for c in range(5)]
-    lines = ["  ".join(cell.ljust(widths[c]) for c, cell in enumerate(row)).rstrip() for row in rows]
+    lines = [
+        "  ".join(cell.ljust(widths[c]) for c, cell in enumerate(row)).rstrip() for row in rows
+    ]
     lines.insert(1, "  ".join("-" * w for w in widths))
     return "\n".join(lines)
 
@@ -97,7 +99,8 @@ def _format_trace_summary(trace: dict[str, Any]) -> str:
         if a["error"]:
             what = f"error: {a['error']['message']}"
         out.append(f"  rung {a['rung']:<20} {a['expression'] or '-':<40} {what}")
-    out.append(f"vector: {trace['vector']['hits']} hits" if trace["vector"]["ran"] else "vector: off")
+    vector = trace["vector"]
+    out.append(f"vector: {vector['hits']} hits" if vector["ran"] else "vector: off")
     intent = trace["intent"]
     if intent["label"]:
         out.append(f"intent: {intent['label']}, {len(intent['adjusted'])} results reweighted")

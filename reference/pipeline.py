@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from reference import SPEC_VERSION, text
-from reference.backends.protocols import Embedder, Index, Reranker, RerankEntry, VectorStore
+from reference.backends.protocols import Embedder, Index, RerankEntry, Reranker, VectorStore
 from reference.intent import detect, reweight
 from reference.ladder import Bm25LegResult, plan_ladder, run_bm25_leg
 from reference.modes import resolve_mode

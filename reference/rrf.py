@@ -74,7 +74,8 @@ def contribution(weight: float, k: int, rank: int) -> float:
 
 def exact_contribution(weight: float, k: int, rank: int) -> Fraction:
     """RRF-6: the exact contribution, using the exact rational value of the binary64 weight."""
-    return Fraction(weight) / (k + rank + 1)
+    num, den = weight.as_integer_ratio()
+    return Fraction(num, den * (k + rank + 1))
 
 
 def canonical_sum(contributions: Sequence[float]) -> float:
@@ -103,6 +104,8 @@ def _best_value(values: Sequence[tuple[int, str]]) -> str:
 
 def merge(occurrences: Sequence[tuple[int, Candidate]]) -> Candidate:
     """RRF-10: merge one id's occurrences (rank, candidate) field by field and key by key."""
+    if len(occurrences) == 1:
+        return occurrences[0][1]  # a single sighting is its own merge
     cid = occurrences[0][1].id
     texts = {
         name: _best_value([(rank, getattr(c, name)) for rank, c in occurrences])
@@ -116,7 +119,7 @@ def merge(occurrences: Sequence[tuple[int, Candidate]]) -> Candidate:
     return Candidate(id=cid, metadata=metadata, **texts)
 
 
-def sort_key(item: Fused) -> tuple[Fraction, tuple[int, ...], tuple[int, ...]]:
+def sort_key(item: Fused) -> tuple[Fraction, str, str]:
     """RRF-6, RRF-8: exact score descending, then path, then id ascending by code point."""
     return (-item.exact, codepoint_key(item.candidate.path), codepoint_key(item.candidate.id))
 

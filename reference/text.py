@@ -114,9 +114,13 @@ def length(text: str) -> int:
     return len(text)
 
 
-def codepoint_key(text: str) -> tuple[int, ...]:
-    """TEXT-9: sort key comparing strings by code point (equal to UTF-8 byte order)."""
-    return tuple(ord(ch) for ch in text)
+def codepoint_key(text: str) -> str:
+    """TEXT-9: sort key comparing strings by code point (equal to UTF-8 byte order).
+
+    Python compares `str` by code point already, so the key is the string itself; ports in
+    languages that compare UTF-16 units (JavaScript, Java) need a real comparator here.
+    """
+    return text
 
 
 def sort_codepoint(items: Sequence[str]) -> list[str]:

@@ -75,7 +75,7 @@ def chunk_words(content: str, memo: dict[str, list[str]] | None = None) -> tuple
     return tuple(found)
 
 
-def _order_key(hit: TrigramHit) -> tuple[Fraction, tuple[int, ...], tuple[int, ...]]:
+def _order_key(hit: TrigramHit) -> tuple[Fraction, str, str]:
     """TRI-6: similarity descending (exact), then path, then id, both by code point."""
     return (
         -Fraction(hit.intersection, hit.union),

@@ -37,7 +37,8 @@ def main() -> int:
     text = json.dumps(body, indent=None, separators=(",", ":")) + "\n"
     dest = Path(__file__).resolve().parent.parent / "spec" / "data" / "punct_symbol.json"
     dest.write_text(text, encoding="utf-8")
-    print(dest, body["rangeCount"], body["codePointCount"], hashlib.sha256(text.encode()).hexdigest())
+    digest = hashlib.sha256(text.encode()).hexdigest()
+    print(dest, body["rangeCount"], body["codePointCount"], digest)
     return 0
 
 

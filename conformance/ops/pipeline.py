@@ -1,4 +1,7 @@
-"""Reference handlers of the pipeline operations `search` and `search_corpus` (spec/operations.md)."""
+"""Reference handlers of the pipeline operations `search` and `search_corpus`.
+
+Spec: spec/operations.md, spec/pipeline.md.
+"""
 
 from __future__ import annotations
 

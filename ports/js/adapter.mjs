@@ -26,7 +26,7 @@ isPunctOrSymbol(0x21);
 
 const corpus = await loadCorpusSupport();
 const operations = [...Object.keys(OPS), ...(corpus ? ['search_corpus'] : [])];
-const capabilities = corpus ? ['sqlite-fts5', 'embedder:hrc-hash-v1'] : [];
+const capabilities = corpus ? ['sqlite-fts5', 'embedder:hrc-hash-v1', 'reranker:hrc-lexical-v1'] : [];
 
 const rl = createInterface({ input: process.stdin, crlfDelay: Infinity, terminal: false });
 let closed = false;

@@ -1,0 +1,1110 @@
+"""Deliberately broken ports: realistic porting mistakes, each applied to the reference in-process.
+
+A mutant is a name, the spec clause it violates, a one-line description of the mistake and a
+function that monkeypatches the reference modules. `activate(name)` imports every reference
+module first, so that a patched function can be rebound wherever another module imported it
+by name (`from reference.rrf import fuse`). Mutants never restore what they patch: they run in
+their own adapter process (`python -m conformance.selftest.mutant_adapter NAME`).
+
+Each mutant should be killed by at least one golden case; `hrc selftest mutants` checks that.
+Mistakes that no input can reveal (equivalent mutants) are not registered; they are listed in
+docs/mutation-survivors.md with the reason.
+"""
+
+from __future__ import annotations
+
+import builtins
+import importlib
+import pkgutil
+import re
+import struct
+import sys
+import unicodedata
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, replace
+from fractions import Fraction
+from types import ModuleType, SimpleNamespace
+from typing import Any
+
+#: Modules whose names a mutant may rebind (the reference and the reference adapter's handlers).
+_PATCHABLE = ("reference", "conformance.ops")
+
+
+@dataclass(frozen=True)
+class Mutant:
+    """One broken port: what is wrong, which clause it breaks, and how to break the reference."""
+
+    name: str
+    clause: str
+    description: str
+    apply: Callable[[], None]
+
+
+MUTANTS: dict[str, Mutant] = {}
+
+
+def mutant(name: str, clause: str, description: str) -> Callable[[Callable[[], None]], Callable[[], None]]:
+    """Register the decorated function as the patch of mutant `name`."""
+
+    def register(fn: Callable[[], None]) -> Callable[[], None]:
+        if name in MUTANTS:
+            raise RuntimeError(f"mutant {name!r} registered twice")
+        MUTANTS[name] = Mutant(name, clause, description, fn)
+        return fn
+
+    return register
+
+
+# -- patching helpers --------------------------------------------------------------------------
+
+
+def load_reference() -> None:
+    """Import every reference module and every reference handler, so all bindings exist."""
+    import reference
+    from conformance.ops import registry
+
+    for info in pkgutil.walk_packages(reference.__path__, "reference."):
+        importlib.import_module(info.name)
+    registry()
+
+
+def swap(module: ModuleType, name: str, new: object) -> Any:
+    """Replace `module.name` by `new` everywhere the reference bound that same object.
+
+    Returns the original, for wrappers. Only for functions and classes: identity is what finds
+    the other bindings (`from reference.text import normalise` in another module).
+    """
+    old = getattr(module, name)
+    for mod in list(sys.modules.values()):
+        if not isinstance(mod, ModuleType) or not mod.__name__.startswith(_PATCHABLE):
+            continue
+        for attr, value in list(vars(mod).items()):
+            if value is old:
+                setattr(mod, attr, new)
+    return old
+
+
+def set_attr(owner: object, name: str, new: object) -> Any:
+    """Set one attribute (a method, a module global) and nothing else; returns the old value."""
+    old = getattr(owner, name, None)
+    setattr(owner, name, new)
+    return old
+
+
+def _clear_caches() -> None:
+    """Drop cached tables built before the patch (they may hold compiled patterns)."""
+    from reference import intent
+    from reference.query import stopwords
+
+    for cached in (intent.table, stopwords.stopword_set):
+        clear = getattr(cached, "cache_clear", None)
+        if clear is not None:
+            clear()
+
+
+def activate(name: str) -> Mutant:
+    """Load the reference, apply mutant `name` and return it; KeyError for an unknown name."""
+    chosen = MUTANTS[name]
+    load_reference()
+    chosen.apply()
+    _clear_caches()
+    return chosen
+
+
+def _mod(name: str) -> ModuleType:
+    return importlib.import_module(name)
+
+
+# -- portability (TEXT) ------------------------------------------------------------------------
+
+
+@mutant("text-zero-width-kept", "TEXT-1", "zero-width characters are not deleted")
+def _text_zero_width_kept() -> None:
+    swap(_mod("reference.text"), "strip_zero_width", lambda text: text)
+
+
+@mutant(
+    "text-nfc-before-zero-width",
+    "TEXT-3",
+    "NFC runs before zero-width deletion, so e U+200B U+0301 never composes",
+)
+def _text_nfc_first() -> None:
+    t = _mod("reference.text")
+
+    def normalise(text: str) -> str:
+        cleaned = t.strip_zero_width(t.nfc(t.controls_to_space(text)))
+        return " ".join(t.split_whitespace(cleaned))
+
+    swap(t, "normalise", normalise)
+
+
+@mutant("text-controls-kept", "TEXT-2", "control characters are kept instead of becoming spaces")
+def _text_controls_kept() -> None:
+    swap(_mod("reference.text"), "controls_to_space", lambda text: text)
+
+
+@mutant("text-nfc-missing", "TEXT-3", "text is never put in NFC")
+def _text_nfc_missing() -> None:
+    swap(_mod("reference.text"), "nfc", lambda text: text)
+
+
+@mutant(
+    "text-whitespace-ascii",
+    "TEXT-4",
+    "whitespace is ASCII only (Java/Go \\s): NBSP and U+3000 do not split words",
+)
+def _text_whitespace_ascii() -> None:
+    set_attr(_mod("reference.text"), "WHITESPACE", frozenset("\t\n\x0b\x0c\r "))
+
+
+@mutant(
+    "text-lowercase-go",
+    "TEXT-5",
+    "Go strings.ToLower: per-rune mapping, İ becomes i and no final sigma",
+)
+def _text_lowercase_go() -> None:
+    def lowercase(text: str) -> str:
+        return "".join("i" if ch == "\u0130" else ch.lower() for ch in text)
+
+    swap(_mod("reference.text"), "lowercase", lowercase)
+
+
+@mutant(
+    "text-punct-runtime-tables",
+    "TEXT-6",
+    "P∪S comes from a newer runtime (Unicode 15/16), not the shipped 14.0 table",
+)
+def _text_punct_runtime() -> None:
+    newer = frozenset("\U0001fae9\U0001faf7\U0001f6dc\U0001fa76")
+    t = _mod("reference.text")
+    original = t.is_punct_symbol
+    swap(t, "is_punct_symbol", lambda ch: ch in newer or original(ch))
+
+
+@mutant("text-length-utf16", "TEXT-8", "lengths count UTF-16 code units (JavaScript .length)")
+def _text_length_utf16() -> None:
+    swap(_mod("reference.text"), "length", lambda text: len(text.encode("utf-16-le")) // 2)
+
+
+@mutant(
+    "text-sort-utf16",
+    "TEXT-9",
+    "strings compare by UTF-16 code units (JavaScript sort, Java compareTo)",
+)
+def _text_sort_utf16() -> None:
+    def key(text: str) -> tuple[int, ...]:
+        data = text.encode("utf-16-be")
+        return tuple(int.from_bytes(data[i : i + 2], "big") for i in range(0, len(data), 2))
+
+    swap(_mod("reference.text"), "codepoint_key", key)
+
+
+@mutant(
+    "text-sort-collation",
+    "TEXT-9",
+    "strings compare with a collator (localeCompare): case and accents folded first",
+)
+def _text_sort_collation() -> None:
+    def key(text: str) -> tuple[Any, ...]:
+        base = unicodedata.normalize("NFD", text.casefold())
+        stripped = "".join(ch for ch in base if not unicodedata.combining(ch))
+        return (tuple(ord(c) for c in stripped), tuple(ord(c) for c in text))
+
+    swap(_mod("reference.text"), "codepoint_key", key)
+
+
+# -- query DSL (DSL) ---------------------------------------------------------------------------
+
+
+@mutant("dsl-not-as-and-not", "DSL-17", "NOT compiles to `AND NOT`, which FTS5 rejects")
+def _dsl_and_not() -> None:
+    c = _mod("reference.query.compile")
+
+    def join_tokens(tokens: Iterable[Any]) -> str:
+        pieces: list[str] = []
+        for token in tokens:
+            if pieces:
+                op = token.operator or c.DEFAULT_OPERATOR
+                pieces.append("AND NOT" if op == "NOT" else op)
+            pieces.append(c.render_token(token))
+        return " ".join(pieces)
+
+    swap(c, "join_tokens", join_tokens)
+
+
+@mutant("dsl-unquoted-barewords", "DSL-16", "plain terms are emitted as FTS5 barewords, unquoted")
+def _dsl_barewords() -> None:
+    c = _mod("reference.query.compile")
+    original = c.render_token
+
+    def render_token(token: Any) -> str:
+        if token.kind == "term":
+            return str(token.text)
+        return str(original(token))
+
+    swap(c, "render_token", render_token)
+
+
+@mutant(
+    "dsl-alias-group-unparenthesised",
+    "DSL-16",
+    "an alias group is not parenthesised, so AND/NOT bind to its first alternative only",
+)
+def _dsl_alias_no_parens() -> None:
+    c = _mod("reference.query.compile")
+    original = c.render_token
+
+    def render_token(token: Any) -> str:
+        if token.kind == "group":
+            return " OR ".join(render_token(m) for m in token.members)
+        return str(original(token))
+
+    swap(c, "render_token", render_token)
+
+
+@mutant(
+    "dsl-stopwords-despite-operators",
+    "DSL-9",
+    "stopwords are dropped even when the query has operators",
+)
+def _dsl_stopwords_always() -> None:
+    p = _mod("reference.query.parse")
+    original = p.parse
+
+    def parse(query: str, aliases: Mapping[str, Sequence[str]] | None = None) -> Any:
+        parsed = original(query, aliases)
+        if not parsed.has_operators:
+            return parsed
+        kept = [t for t in parsed.tokens if not (t.kind == "term" and p.is_stopword(t.text))]
+        if kept and kept[0].operator is not None:
+            kept[0] = replace(kept[0], operator=None)
+        return replace(parsed, tokens=tuple(kept))
+
+    swap(p, "parse", parse)
+
+
+@mutant(
+    "dsl-aliases-after-stopwords",
+    "DSL-13",
+    "stopwords are filtered before alias lookup, so short keys such as `ml` never fire",
+)
+def _dsl_aliases_late() -> None:
+    p = _mod("reference.query.parse")
+    s = _mod("reference.query.sanitise")
+    a = _mod("reference.query.aliases")
+    stop = _mod("reference.query.stopwords")
+    parse, sanitise = p.parse, s.sanitise
+
+    def usable(aliases: Any) -> dict[str, list[str]]:
+        table = a.validate_aliases(aliases)
+        return {k: v for k, v in table.items() if not stop.is_stopword(k)}
+
+    def late_parse(query: str, aliases: Any = None) -> Any:
+        table = a.validate_aliases(aliases)
+        if p.has_operators(_mod("reference.text").normalise(query)):
+            return parse(query, table)
+        return parse(query, usable(table))
+
+    swap(p, "parse", late_parse)
+    swap(s, "sanitise", lambda query, aliases=None: sanitise(query, usable(aliases)))
+
+
+@mutant(
+    "dsl-prefix-stopwords-dropped",
+    "DSL-9",
+    "prefix tokens go through stopword filtering (`js*` disappears)",
+)
+def _dsl_prefix_dropped() -> None:
+    p = _mod("reference.query.parse")
+    original = p.parse
+
+    def parse(query: str, aliases: Mapping[str, Sequence[str]] | None = None) -> Any:
+        parsed = original(query, aliases)
+        if parsed.has_operators:
+            return parsed
+        kept = [t for t in parsed.tokens if not (t.kind == "prefix" and p.is_stopword(t.text))]
+        if kept and kept[0].operator is not None:
+            kept[0] = replace(kept[0], operator=None)
+        return replace(parsed, tokens=tuple(kept))
+
+    swap(p, "parse", parse)
+
+
+@mutant(
+    "dsl-lowercase-before-strip",
+    "DSL-8",
+    "bare words are lowercased before stripping, so ΟΔΟΣ-Α keeps a final sigma",
+)
+def _dsl_lower_first() -> None:
+    p = _mod("reference.query.parse")
+    text = _mod("reference.text")
+    original = p.strip_word
+    swap(p, "strip_word", lambda word: original(text.lowercase(word)))
+
+
+@mutant(
+    "dsl-operators-any-case",
+    "DSL-2",
+    "and/or/not in any case are read as operators",
+)
+def _dsl_operators_any_case() -> None:
+    class AnyCase(frozenset[str]):
+        def __contains__(self, item: object) -> bool:
+            return isinstance(item, str) and frozenset.__contains__(self, item.upper())
+
+    set_attr(_mod("reference.query.parse"), "OPERATORS", AnyCase({"AND", "OR", "NOT"}))
+
+
+@mutant(
+    "dsl-strip-unicode-punctuation",
+    "DSL-7",
+    "bare words lose every Unicode P∪S character, not only the ASCII strip set",
+)
+def _dsl_strip_unicode() -> None:
+    p = _mod("reference.query.parse")
+    text = _mod("reference.text")
+
+    def strip_word(word: str) -> str:
+        return "".join(ch for ch in word if ch not in p.STRIP_SET and not text.is_punct_symbol(ch))
+
+    swap(p, "strip_word", strip_word)
+
+
+@mutant("dsl-stopwords-english-only", "DSL-11", "only the `en` stopword list is loaded")
+def _dsl_english_only() -> None:
+    stop = _mod("reference.query.stopwords")
+    data = _mod("reference.data")
+
+    def stopword_set() -> frozenset[str]:
+        return frozenset(data.load_json(stop.STOPWORDS_FILE)["en"])
+
+    set_attr(stop, "stopword_set", stopword_set)
+
+
+@mutant(
+    "dsl-alias-keys-unfolded",
+    "DSL-12",
+    "alias keys are used as given, so `K8s` never matches the folded term `k8s`",
+)
+def _dsl_alias_keys_unfolded() -> None:
+    a = _mod("reference.query.aliases")
+    text = _mod("reference.text")
+    original = a.validate_aliases
+
+    def validate_aliases(obj: object) -> dict[str, list[str]]:
+        original(obj)  # same rejections
+        if not isinstance(obj, Mapping):
+            return {}
+        return {str(k): [text.fold(alt) for alt in v] for k, v in obj.items()}
+
+    swap(a, "validate_aliases", validate_aliases)
+
+
+# -- RRF ---------------------------------------------------------------------------------------
+
+
+@mutant("rrf-rank-one-based", "RRF-2", "ranks count from 1: the top item scores 1/(k+2)")
+def _rrf_one_based() -> None:
+    r = _mod("reference.rrf")
+    swap(r, "contribution", lambda w, k, rank: w / float(k + rank + 2))
+    swap(r, "exact_contribution", lambda w, k, rank: Fraction(w) / (k + rank + 2))
+
+
+@mutant(
+    "rrf-ties-insertion-order",
+    "RRF-8",
+    "equal scores keep insertion order (stable sort) instead of path, then id",
+)
+def _rrf_insertion_ties() -> None:
+    swap(_mod("reference.rrf"), "sort_key", lambda item: (-item.exact,))
+
+
+@mutant(
+    "rrf-sum-in-list-order",
+    "RRF-7",
+    "contributions are added in list order, not largest first",
+)
+def _rrf_sum_list_order() -> None:
+    def canonical_sum(contributions: Sequence[float]) -> float:
+        total = 0.0
+        for value in contributions:
+            total += value
+        return total
+
+    swap(_mod("reference.rrf"), "canonical_sum", canonical_sum)
+
+
+@mutant(
+    "rrf-order-by-float",
+    "RRF-6",
+    "the list is ordered by the emitted float, not the exact rational score",
+)
+def _rrf_order_float() -> None:
+    r = _mod("reference.rrf")
+    swap(
+        r,
+        "sort_key",
+        lambda item: (-item.score, r.codepoint_key(item.candidate.path), r.codepoint_key(item.id)),
+    )
+
+
+@mutant(
+    "rrf-naive-float",
+    "RRF-6",
+    "the naive port: float sums in list order, ordered by that float",
+)
+def _rrf_naive() -> None:
+    _rrf_sum_list_order()
+    _rrf_order_float()
+
+
+@mutant(
+    "rrf-zero-weight-adds-candidates",
+    "RRF-3",
+    "a weight-0 list still adds its candidates (with nothing to their score)",
+)
+def _rrf_zero_weight() -> None:
+    r = _mod("reference.rrf")
+    original = r.fuse
+
+    def fuse(lists: Sequence[Any], k: int = r.DEFAULT_K) -> list[Any]:
+        fused = original(lists, k)
+        seen = {f.id for f in fused}
+        for ranked in lists:
+            if ranked.weight != 0:
+                continue
+            for cand in ranked.items:
+                if cand.id not in seen:
+                    seen.add(cand.id)
+                    fused.append(r.Fused(candidate=r.merge([(0, cand)]), score=0.0, exact=Fraction(0)))
+        fused.sort(key=r.sort_key)
+        return list(fused)
+
+    swap(r, "fuse", fuse)
+
+
+@mutant(
+    "rrf-duplicates-compacted",
+    "RRF-4",
+    "repeated ids are removed from a list first, so later items move up a rank",
+)
+def _rrf_compacted() -> None:
+    r = _mod("reference.rrf")
+    original = r.fuse
+
+    def fuse(lists: Sequence[Any], k: int = r.DEFAULT_K) -> list[Any]:
+        compact = []
+        for ranked in lists:
+            firsts = {c.id: c for c in reversed(ranked.items)}
+            items = tuple(c for c in ranked.items if firsts.get(c.id) is c)
+            compact.append(replace(ranked, items=items))
+        return list(original(compact, k))
+
+    swap(r, "fuse", fuse)
+
+
+@mutant(
+    "rrf-merge-first-list-wins",
+    "RRF-10",
+    "the first list's occurrence seeds every field; later lists only fill blanks",
+)
+def _rrf_first_list_wins() -> None:
+    r = _mod("reference.rrf")
+    types = _mod("reference.types")
+
+    def merge(occurrences: Sequence[tuple[int, Any]]) -> Any:
+        first = occurrences[0][1]
+        texts = {name: getattr(first, name) for name in r.TEXT_FIELDS}
+        metadata = dict(first.metadata)
+        for _, cand in occurrences[1:]:
+            for name in r.TEXT_FIELDS:
+                if texts[name] == "":
+                    texts[name] = getattr(cand, name)
+            for key, value in cand.metadata.items():
+                metadata.setdefault(key, value)
+        return types.Candidate(id=first.id, metadata=metadata, **texts)
+
+    swap(r, "merge", merge)
+
+
+@mutant("rrf-k-zero-means-default", "RRF-1", "k <= 0 silently falls back to 60 (the anchor)")
+def _rrf_k_default() -> None:
+    r = _mod("reference.rrf")
+    original = r.check_k
+
+    def check_k(k: object) -> int:
+        if isinstance(k, int | float) and not isinstance(k, bool) and k <= 0:
+            return int(r.DEFAULT_K)
+        return int(original(k))
+
+    swap(r, "check_k", check_k)
+
+
+# -- ladder and strongest term (LADDER) --------------------------------------------------------
+
+
+@mutant("ladder-force-refresh-row-dropped", "LADDER-5", "the no-op force-refresh rung emits no row")
+def _ladder_no_force_refresh() -> None:
+    walk = _mod("reference.ladder")._Walk
+    original = walk.skip
+
+    def skip(self: Any, rung: str, expression: str, reason: str) -> None:
+        if reason != "no_op":
+            original(self, rung, expression, reason)
+
+    set_attr(walk, "skip", skip)
+
+
+@mutant(
+    "ladder-skipped-rungs-vanish",
+    "LADDER-3",
+    "rungs with nothing new to search (empty, duplicate) emit no row",
+)
+def _ladder_skips_vanish() -> None:
+    walk = _mod("reference.ladder")._Walk
+    original = walk.skip
+
+    def skip(self: Any, rung: str, expression: str, reason: str) -> None:
+        if reason not in ("empty", "duplicate"):
+            original(self, rung, expression, reason)
+
+    set_attr(walk, "skip", skip)
+
+
+@mutant(
+    "ladder-error-read-as-zero-hits",
+    "LADDER-14",
+    "an index error counts as zero hits, so the ladder walks on",
+)
+def _ladder_error_zero() -> None:
+    lad = _mod("reference.ladder")
+    original = lad._Walk.run
+
+    def run(self: Any, rung: str, expression: str, call: Callable[[], list[Any]]) -> bool:
+        def swallowed() -> list[Any]:
+            try:
+                return call()
+            except lad.IndexError_:
+                return []
+
+        return bool(original(self, rung, expression, swallowed))
+
+    set_attr(lad._Walk, "run", run)
+
+
+@mutant(
+    "ladder-continues-after-hit",
+    "LADDER-2",
+    "the walk goes on after a rung with hits (keeping the first hits)",
+)
+def _ladder_continues() -> None:
+    walk = _mod("reference.ladder")._Walk
+    original = walk.run
+
+    def run(self: Any, rung: str, expression: str, call: Callable[[], list[Any]]) -> bool:
+        kept = self.hits
+        stop = original(self, rung, expression, call)
+        if kept:
+            self.hits = kept
+        return bool(stop and self.error is not None)
+
+    set_attr(walk, "run", run)
+
+
+@mutant(
+    "ladder-duplicates-searched-again",
+    "LADDER-6",
+    "a rung repeating an expression already searched is searched again",
+)
+def _ladder_duplicates() -> None:
+    walk = _mod("reference.ladder")._Walk
+    original = walk.fts
+
+    def fts(self: Any, rung: str, expression: str, search: Any) -> bool:
+        self.searched.discard(expression)
+        return bool(original(self, rung, expression, search))
+
+    set_attr(walk, "fts", fts)
+
+
+@mutant(
+    "ladder-trigram-ignores-candidate-k",
+    "LADDER-13",
+    "the trigram rung returns every similar chunk, not at most candidateK",
+)
+def _ladder_trigram_unbounded() -> None:
+    lad = _mod("reference.ladder")
+    tri = _mod("reference.trigram")
+    run, search = lad._Walk.run, tri.TrigramIndex.search
+
+    def walk_run(self: Any, rung: str, expression: str, call: Callable[[], list[Any]]) -> bool:
+        if rung != lad.TRIGRAM_FUZZY:
+            return bool(run(self, rung, expression, call))
+        saved, self.k = self.k, sys.maxsize
+        try:
+            return bool(run(self, rung, expression, call))
+        finally:
+            self.k = saved
+
+    def tri_search(self: Any, tokens: Sequence[str], limit: int) -> list[Any]:
+        return list(search(self, tokens, limit if limit < 1 else sys.maxsize))
+
+    set_attr(lad._Walk, "run", walk_run)
+    set_attr(tri.TrigramIndex, "search", tri_search)
+
+
+@mutant(
+    "ladder-strongest-includes-phrases",
+    "LADDER-9",
+    "phrases compete for the strongest term",
+)
+def _ladder_phrases() -> None:
+    lad = _mod("reference.ladder")
+
+    def strongest_of_tokens(tokens: Sequence[Any]) -> str:
+        return str(lad.strongest_term([t.text for t in tokens]))
+
+    swap(lad, "strongest_of_tokens", strongest_of_tokens)
+
+
+@mutant("ladder-ignores-skip-flag", "LADDER-1", "skipRetryLadder is ignored")
+def _ladder_ignores_flag() -> None:
+    lad = _mod("reference.ladder")
+    original = lad.run_bm25_leg
+    swap(
+        lad,
+        "run_bm25_leg",
+        lambda plan, search, trigram, k, run_ladder: original(plan, search, trigram, k, True),
+    )
+
+
+@mutant(
+    "strongest-last-wins",
+    "LADDER-8",
+    "among equally long words the last wins (`>=`, reduce, max_by_key)",
+)
+def _strongest_last() -> None:
+    s = _mod("reference.strongest")
+
+    def strongest_term(words: Sequence[str]) -> str:
+        best, best_len = "", 0
+        for word in words:
+            if not s.is_stopword(word) and s.length(word) >= best_len:
+                best, best_len = word, s.length(word)
+        return best
+
+    swap(s, "strongest_term", strongest_term)
+
+
+@mutant(
+    "strongest-utf8-bytes",
+    "TEXT-8",
+    "the strongest term is chosen by UTF-8 byte length (Go len)",
+)
+def _strongest_bytes() -> None:
+    set_attr(_mod("reference.strongest"), "length", lambda text: len(text.encode("utf-8")))
+
+
+@mutant(
+    "stopwords-utf16-length",
+    "DSL-10",
+    "the short-word stopword rule counts UTF-16 units",
+)
+def _stopwords_utf16() -> None:
+    stop = _mod("reference.query.stopwords")
+    listed = stop.stopword_set
+
+    def is_stopword(word: str) -> bool:
+        return len(word.encode("utf-16-le")) // 2 <= stop.MAX_SHORT_LENGTH or word in listed()
+
+    swap(stop, "is_stopword", is_stopword)
+
+
+# -- trigram (TRI) -----------------------------------------------------------------------------
+
+
+@mutant("tri-threshold-strict", "TRI-5", "Jaccard threshold uses `>`: exactly 0.3 is rejected")
+def _tri_strict() -> None:
+    swap(_mod("reference.trigram"), "is_similar", lambda i, u: u > 0 and 10 * i > 3 * u)
+
+
+_F32_POINT_3: float = struct.unpack("f", struct.pack("f", 0.3))[0]
+
+
+@mutant("tri-threshold-f32", "TRI-5", "the ratio is compared with a 32-bit 0.3f")
+def _tri_f32() -> None:
+    swap(_mod("reference.trigram"), "is_similar", lambda i, u: u > 0 and i / u >= _F32_POINT_3)
+
+
+@mutant("tri-utf8-byte-trigrams", "TRI-2", "trigrams are slices of UTF-8 bytes (Go, Rust)")
+def _tri_bytes() -> None:
+    def trigrams(word: str) -> frozenset[str]:
+        padded = f"${word}$".encode()
+        return frozenset(padded[i : i + 3].decode("latin-1") for i in range(len(padded) - 2))
+
+    swap(_mod("reference.trigram"), "trigrams", trigrams)
+
+
+@mutant("tri-no-padding", "TRI-2", "words are not padded with `$`, so short words have no trigram")
+def _tri_no_padding() -> None:
+    swap(
+        _mod("reference.trigram"),
+        "trigrams",
+        lambda word: frozenset(word[i : i + 3] for i in range(len(word) - 2)),
+    )
+
+
+@mutant(
+    "tri-best-pair-last-wins",
+    "TRI-4",
+    "among equal ratios the last pair found is reported",
+)
+def _tri_last_pair() -> None:
+    def greater(a: tuple[int, int], b: tuple[int, int]) -> bool:
+        return a[0] * (b[1] or 1) >= b[0] * (a[1] or 1)
+
+    swap(_mod("reference.trigram"), "_greater", greater)
+
+
+@mutant("tri-ties-by-position", "TRI-6", "hits of equal similarity keep chunk order")
+def _tri_ties() -> None:
+    swap(
+        _mod("reference.trigram"),
+        "_order_key",
+        lambda hit: (-Fraction(hit.intersection, hit.union),),
+    )
+
+
+@mutant("tri-path-slugs", "TRI-1", "chunks are matched by their file-name slug, not their content")
+def _tri_slugs() -> None:
+    tri = _mod("reference.trigram")
+    original = tri.TrigramIndex.__init__
+
+    def slug(path: str) -> str:
+        name = path.rsplit("/", 1)[-1].removesuffix(".md")
+        return re.sub(r"[^0-9A-Za-z]+", " ", name)
+
+    def init(self: Any, chunks: Sequence[Any]) -> None:
+        original(self, [replace(c, content=slug(c.path)) for c in chunks])
+        self._chunks = tuple(chunks)
+
+    set_attr(tri.TrigramIndex, "__init__", init)
+
+
+# -- intent (INTENT) ---------------------------------------------------------------------------
+
+
+@mutant(
+    "intent-unicode-word-boundary",
+    "INTENT-3",
+    "patterns compiled without re.ASCII: é and ٣ count as word characters for \\b",
+)
+def _intent_unicode_b() -> None:
+    i = _mod("reference.intent")
+
+    def compile_pattern(source: str) -> re.Pattern[str]:
+        i.check_portable(source)
+        return re.compile(source)
+
+    swap(i, "compile_pattern", compile_pattern)
+
+
+class _CaselessRegex:
+    """What JavaScript `/iu` adds on folded text: ſ (U+017F) matches `s`."""
+
+    def __init__(self, regex: re.Pattern[str]) -> None:
+        self._regex = regex
+
+    def search(self, text: str) -> re.Match[str] | None:
+        return self._regex.search(text.replace("\u017f", "s"))
+
+
+@mutant(
+    "intent-case-insensitive",
+    "INTENT-3",
+    "patterns carry a case-insensitive flag (JavaScript /iu): ſuggest matches suggest",
+)
+def _intent_caseless() -> None:
+    i = _mod("reference.intent")
+    original = i.compile_pattern
+    swap(i, "compile_pattern", lambda source: _CaselessRegex(original(source)))
+
+
+@mutant(
+    "intent-query-not-folded",
+    "INTENT-4",
+    "query patterns run on the normalised query, not its folded form",
+)
+def _intent_unfolded() -> None:
+    i = _mod("reference.intent")
+
+    def detect(query: str) -> Any:
+        text = i.normalise(query)
+        on = dict.fromkeys(i.FAMILIES, False)
+        for p in i.table().query_patterns:
+            on[p.family] = on[p.family] or p.regex.search(text) is not None
+        pref, fact = on[i.PREFERENCE], on[i.CONCRETE_FACT]
+        return i.Intent(pref, fact, i.make_label(pref, fact))
+
+    swap(i, "detect", detect)
+
+
+@mutant(
+    "intent-fields-searched-separately",
+    "INTENT-5",
+    "text patterns are searched in each field on its own, never across fields",
+)
+def _intent_fields() -> None:
+    i = _mod("reference.intent")
+    original = i.predicates
+
+    def predicates(c: Any) -> dict[str, bool]:
+        out: dict[str, bool] = original(c)
+        fields = [i.fold(v) for v in (c.path, c.title, c.summary, c.content)]
+        for p in i.table().document_patterns:
+            if p.target == "text":
+                out[p.name] = any(p.regex.search(f) is not None for f in fields)
+        return out
+
+    swap(i, "predicates", predicates)
+
+
+@mutant("intent-first-rule-only", "INTENT-6", "only the first matching rule applies")
+def _intent_first_rule() -> None:
+    i = _mod("reference.intent")
+    original = i.matching_rules
+    swap(i, "matching_rules", lambda intent, c: list(original(intent, c))[:1])
+
+
+@mutant(
+    "intent-multipliers-added",
+    "INTENT-7",
+    "multipliers combine additively: 1 + Σ(m − 1) instead of a product",
+)
+def _intent_added() -> None:
+    def apply_multipliers(score: float, multipliers: Sequence[float]) -> float:
+        return score * (1.0 + builtins.sum(m - 1.0 for m in multipliers))
+
+    swap(_mod("reference.intent"), "apply_multipliers", apply_multipliers)
+
+
+@mutant(
+    "intent-multipliers-folded",
+    "INTENT-7",
+    "multipliers are pre-multiplied as decimal constants (Go: 2.2 * 0.45 == 0.99)",
+)
+def _intent_folded() -> None:
+    i = _mod("reference.intent")
+
+    def decimal(value: float) -> Fraction:
+        return Fraction(repr(value))
+
+    def apply_multipliers(score: float, multipliers: Sequence[float]) -> float:
+        product = Fraction(1)
+        for m in multipliers:
+            product *= decimal(m)
+        return score * float(product) if multipliers else score
+
+    swap(i, "apply_multipliers", apply_multipliers)
+    set_attr(i, "Fraction", lambda value: decimal(value) if isinstance(value, float) else Fraction(value))
+
+
+# -- unanimity (UNAN) --------------------------------------------------------------------------
+
+
+@mutant("unan-positional", "UNAN-2", "agreement is counted position by position (the anchor)")
+def _unan_positional() -> None:
+    u = _mod("reference.unanimity")
+
+    def check(bm25: Sequence[str], vector: Sequence[str]) -> Any:
+        agreements = builtins.sum(1 for a, b in zip(bm25[:3], vector[:3], strict=False) if a == b)
+        fired = len(bm25) >= 3 and len(vector) >= 3 and agreements >= 2
+        return u.UnanimityResult(agreements, fired)
+
+    swap(u, "check", check)
+
+
+@mutant("unan-short-leg-fires", "UNAN-4", "the shortcut fires on two agreements even with a short leg")
+def _unan_short() -> None:
+    u = _mod("reference.unanimity")
+    original = u.check
+
+    def check(bm25: Sequence[str], vector: Sequence[str]) -> Any:
+        result = original(bm25, vector)
+        return u.UnanimityResult(result.agreements, result.agreements >= 2)
+
+    swap(u, "check", check)
+
+
+@mutant("unan-repeats-counted", "UNAN-5", "a repeated id in a top three counts once per entry")
+def _unan_repeats() -> None:
+    u = _mod("reference.unanimity")
+
+    def check(bm25: Sequence[str], vector: Sequence[str]) -> Any:
+        agreements = builtins.sum(1 for a in bm25[:3] if a in vector[:3])
+        fired = len(bm25) >= 3 and len(vector) >= 3 and agreements >= 2
+        return u.UnanimityResult(agreements, fired)
+
+    swap(u, "check", check)
+
+
+# -- rerank (RERANK) ---------------------------------------------------------------------------
+
+
+@mutant("rerank-tail-resorted", "RERANK-3", "the tail is re-sorted by score before it is appended")
+def _rerank_tail_sorted() -> None:
+    rr = _mod("reference.rerank")
+    original = rr.split
+
+    def split(fused: Sequence[Any], top_n: int) -> tuple[list[Any], list[Any]]:
+        head, tail = original(fused, top_n)
+        return head, sorted(tail, key=lambda item: -item.score)
+
+    swap(rr, "split", split)
+
+
+@mutant(
+    "rerank-omissions-dropped",
+    "RERANK-7",
+    "head ids the reranker omitted are dropped instead of backfilled",
+)
+def _rerank_drop_missing() -> None:
+    rr = _mod("reference.rerank")
+    original = rr.rerank_head
+
+    def rerank_head(*args: Any) -> Any:
+        out = original(*args)
+        gone = set(out.missing)
+        return replace(out, items=[item for item in out.items if item.id not in gone])
+
+    swap(rr, "rerank_head", rerank_head)
+
+
+@mutant(
+    "rerank-ties-in-returned-order",
+    "RERANK-6",
+    "equal reranker scores keep the reranker's order (stable sort), not head order",
+)
+def _rerank_returned_order() -> None:
+    def by_score_only(items: Iterable[Any], key: Callable[[Any], tuple[Any, ...]]) -> list[Any]:
+        return builtins.sorted(items, key=lambda x: key(x)[0])
+
+    set_attr(_mod("reference.rerank"), "sorted", by_score_only)
+
+
+@mutant(
+    "rerank-duplicates-last-wins",
+    "RERANK-5",
+    "reranker entries go through a dict: a repeated id keeps its last score, none reported",
+)
+def _rerank_dict() -> None:
+    rr = _mod("reference.rerank")
+    original = rr.rerank_head
+
+    def rerank_head(fused: Any, top_n: int, entries: Any, error: Any, provider: str) -> Any:
+        if entries is not None:
+            last = {e.id: e for e in entries}
+            entries = [last[i] for i in dict.fromkeys(e.id for e in entries)]
+        return original(fused, top_n, entries, error, provider)
+
+    swap(rr, "rerank_head", rerank_head)
+
+
+@mutant(
+    "rerank-non-finite-accepted",
+    "RERANK-9",
+    "NaN and infinite reranker scores are not treated as a failure",
+)
+def _rerank_nan() -> None:
+    set_attr(_mod("reference.rerank"), "math", SimpleNamespace(isfinite=lambda x: True))
+
+
+@mutant("rerank-head-off-by-one", "RERANK-1", "the head holds rerankTopN − 1 items")
+def _rerank_off_by_one() -> None:
+    rr = _mod("reference.rerank")
+    original = rr.split
+    swap(rr, "split", lambda fused, top_n: original(fused, max(top_n - 1, 0)))
+
+
+# -- pipeline and modes (PIPE, MODE) -----------------------------------------------------------
+
+
+@mutant("mode-semantic-runs-bm25", "MODE-5", "semantic mode still runs the BM25 leg and ladder")
+def _mode_semantic_bm25() -> None:
+    modes = _mod("reference.modes")
+    set_attr(
+        modes.ResolvedMode,
+        "runs_bm25",
+        property(lambda self: self.effective in ("bm25", "hybrid", "semantic")),
+    )
+
+
+@mutant("mode-auto-reports-fallback", "MODE-1", "auto without an embedder sets fellBackToBM25")
+def _mode_auto_fallback() -> None:
+    modes = _mod("reference.modes")
+    original = modes.resolve_mode
+
+    def resolve_mode(requested: str, has_embedder: bool) -> Any:
+        if requested == "auto" and not has_embedder:
+            return modes.ResolvedMode("bm25", True)
+        return original(requested, has_embedder)
+
+    swap(modes, "resolve_mode", resolve_mode)
+
+
+@mutant(
+    "pipe-topk-before-rerank",
+    "PIPE-3",
+    "the list is cut to topK before rerank, so the reranker never sees the rest of the head",
+)
+def _pipe_topk_first() -> None:
+    pipe = _mod("reference.pipeline")
+    search, rerank_head = pipe.search, pipe.rerank_head
+    state = {"top_k": 10}
+
+    def cut_search(request: Mapping[str, Any], backends: Any) -> Any:
+        value = request.get("topK", 10) if isinstance(request, Mapping) else 10
+        state["top_k"] = value if isinstance(value, int) and value >= 1 else 10
+        return search(request, backends)
+
+    def cut_rerank(fused: Sequence[Any], *rest: Any) -> Any:
+        return rerank_head(list(fused)[: state["top_k"]], *rest)
+
+    swap(pipe, "search", cut_search)
+    set_attr(pipe, "rerank_head", cut_rerank)
+
+
+@mutant("pipe-zero-means-default", "PIPE-1", "an integer field of 0 means its default (the anchor)")
+def _pipe_zero_default() -> None:
+    req = _mod("reference.request")
+    original = req._positive_int
+
+    def positive_int(obj: Mapping[str, Any], name: str) -> int:
+        if obj.get(name) == 0 and not isinstance(obj.get(name), bool):
+            return int(req.DEFAULTS[name])
+        return int(original(obj, name))
+
+    set_attr(req, "_positive_int", positive_int)
+
+
+@mutant(
+    "pipe-vector-error-fails-search",
+    "PIPE-7",
+    "a vector leg error fails the whole search even when BM25 answered",
+)
+def _pipe_vector_error() -> None:
+    pipe = _mod("reference.pipeline")
+    original = pipe._run_vector_leg
+
+    def run_vector_leg(*args: Any) -> Any:
+        leg = original(*args)
+        if leg.error is not None:
+            raise pipe.IndexError_(leg.error["message"])
+        return leg
+
+    set_attr(pipe, "_run_vector_leg", run_vector_leg)
+
+
+def names() -> list[str]:
+    """Every registered mutant name, in registration order."""
+    return list(MUTANTS)
