@@ -24,6 +24,8 @@ SUBCOMMAND_MODULES: list[tuple[str, tuple[str, ...]]] = [
     ("conformance.bundle", ("bundle",)),
     ("conformance.regen", ("regen",)),
     ("reference.cli", ("index", "search")),
+    ("conformance.selftest.cli", ("selftest",)),
+    ("conformance.properties", ("properties",)),
 ]
 
 

@@ -9,7 +9,7 @@ from typing import Any
 
 from reference import text
 from reference.modes import MODES
-from reference.types import InvalidInput
+from reference.types import InvalidInput, whole_number
 
 DEFAULTS: dict[str, Any] = {
     "mode": "auto",
@@ -56,10 +56,8 @@ class Request:
 
 
 def _positive_int(obj: Mapping[str, Any], name: str) -> int:
-    value = obj.get(name, DEFAULTS[name])
-    if isinstance(value, bool) or not isinstance(value, int) or value < 1:
-        raise InvalidInput(f"request.{name} must be an integer >= 1, got {value!r}")
-    return value
+    """PIPE-1, OP-4: a whole number >= 1 (3.0 counts as 3)."""
+    return whole_number(obj.get(name, DEFAULTS[name]), f"request.{name}")
 
 
 def _bool(obj: Mapping[str, Any], name: str) -> bool:

@@ -65,3 +65,15 @@ def candidate_from_json(obj: Mapping[str, Any]) -> Candidate:
     ):
         raise InvalidInput(f"candidate {cid!r}: metadata must be an object of strings")
     return Candidate(id=cid, path=path, metadata=dict(meta), **texts)
+
+
+def whole_number(value: object, name: str, minimum: int = 1) -> int:
+    """OP-4: a JSON number with a whole value (3 and 3.0 alike) that is at least `minimum`."""
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        raise InvalidInput(f"{name} must be an integer, got {value!r}")
+    if isinstance(value, float) and not (value == value and abs(value) != float("inf")
+                                         and value.is_integer()):
+        raise InvalidInput(f"{name} must be a whole number, got {value!r}")
+    if value < minimum:
+        raise InvalidInput(f"{name} must be >= {minimum}, got {value!r}")
+    return int(value)

@@ -47,3 +47,20 @@ def test_lists_are_ordered_and_numbers_compared_after_parsing() -> None:
     """OP-3: a permuted list fails; 1e-07 and 1.0E-7 are the same number."""
     assert check({"output": {"xs": ["a", "b"]}}, {"xs": ["b", "a"]}) is not None
     assert check({"output": {"score": 1e-07}}, {"score": float("1.0E-7")}) is None
+
+
+@pytest.mark.parametrize("value", [2, 2.0, 2e0])
+def test_whole_numbers_are_integers_however_written(value: float) -> None:
+    """OP-4: 2, 2.0 and 2e0 are the same integer input."""
+    out = OPS["trigram_search"]({"tokens": ["abc"], "chunks": [
+        {"id": "x", "path": "x.md", "content": "abc"},
+        {"id": "y", "path": "y.md", "content": "abc"},
+        {"id": "z", "path": "z.md", "content": "abc"}], "candidateK": value})
+    assert [h["id"] for h in out["hits"]] == ["x", "y"]
+
+
+@pytest.mark.parametrize("value", [2.5, True, "2"])
+def test_non_whole_numbers_are_rejected(value: object) -> None:
+    """OP-4: 2.5 is not an integer and true is not a number."""
+    with pytest.raises(InvalidInput):
+        OPS["trigram_search"]({"tokens": ["abc"], "chunks": [], "candidateK": value})

@@ -6,7 +6,7 @@ from typing import Any
 
 from conformance.ops import JSON, operation
 from reference import text, trigram
-from reference.types import Candidate, InvalidInput, candidate_from_json
+from reference.types import Candidate, InvalidInput, candidate_from_json, whole_number
 
 DEFAULT_CANDIDATE_K = 60
 
@@ -33,10 +33,8 @@ def _chunks(inp: JSON) -> list[Candidate]:
 
 
 def _candidate_k(inp: JSON) -> int:
-    value: Any = inp.get("candidateK", DEFAULT_CANDIDATE_K)
-    if isinstance(value, bool) or not isinstance(value, int) or value < 1:
-        raise InvalidInput(f"candidateK must be an integer >= 1, got {value!r}")
-    return value
+    """TRI-7, OP-4: a whole number >= 1 (60.0 counts as 60)."""
+    return whole_number(inp.get("candidateK", DEFAULT_CANDIDATE_K), "candidateK")
 
 
 @operation("trigrams")

@@ -419,11 +419,6 @@ def _rrf_insertion_ties() -> None:
     swap(_mod("reference.rrf"), "sort_key", lambda item: (-item.exact,))
 
 
-@mutant(
-    "rrf-sum-in-list-order",
-    "RRF-7",
-    "contributions are added in list order, not largest first",
-)
 def _rrf_sum_list_order() -> None:
     def canonical_sum(contributions: Sequence[float]) -> float:
         total = 0.0
@@ -891,22 +886,23 @@ def _intent_added() -> None:
 @mutant(
     "intent-multipliers-folded",
     "INTENT-7",
-    "multipliers are pre-multiplied as decimal constants (Go: 2.2 * 0.45 == 0.99)",
+    "the rules' multipliers are one pre-multiplied constant (Go folds 2.2 * 0.45 to 0.99)",
 )
 def _intent_folded() -> None:
     i = _mod("reference.intent")
+    original = i.matching_rules
 
-    def decimal(value: float) -> Fraction:
-        return Fraction(repr(value))
+    def matching_rules(intent: Any, c: Any) -> list[Any]:
+        rules = list(original(intent, c))
+        if len(rules) < 2:
+            return rules
+        exact = Fraction(1)
+        for rule in rules:
+            exact *= Fraction(repr(rule.multiplier))  # the literal, as a compiler sees it
+        folded = replace(rules[0], multiplier=float(exact))
+        return [folded, *(replace(rule, multiplier=1.0) for rule in rules[1:])]
 
-    def apply_multipliers(score: float, multipliers: Sequence[float]) -> float:
-        product = Fraction(1)
-        for m in multipliers:
-            product *= decimal(m)
-        return score * float(product) if multipliers else score
-
-    swap(i, "apply_multipliers", apply_multipliers)
-    set_attr(i, "Fraction", lambda value: decimal(value) if isinstance(value, float) else Fraction(value))
+    swap(i, "matching_rules", matching_rules)
 
 
 # -- unanimity (UNAN) --------------------------------------------------------------------------

@@ -1,0 +1,213 @@
+"""Run the golden suite against every mutant through the adapter protocol and score the suite.
+
+A mutant is *killed* when at least one case fails against it (any outcome that fails a run,
+PROTO-24), and *survives* when every case passes: a surviving mutant is a missing golden case.
+The unmodified reference adapter runs alongside as the control: if it fails, kills mean nothing.
+A mutant that passes no case at all is *stillborn* (its patch broke the adapter, not the
+behaviour it meant to break) and fails the gate like a survivor.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Sequence
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from conformance.adapter_process import python_command
+from conformance.cases import Case
+from conformance.runner import FAILING, REFERENCE_ADAPTER_MODULE, RunOptions, run_suite
+from conformance.selftest.mutant_adapter import MODULE as MUTANT_MODULE
+from conformance.selftest.mutants import MUTANTS
+
+CONTROL = "(reference)"
+SHOWN_KILLERS = 3
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """What the suite did to one adapter (a mutant, or the control)."""
+
+    name: str
+    clause: str
+    description: str
+    counts: dict[str, int]
+    #: ids of the cases that failed the run, in suite order.
+    killers: tuple[str, ...] = ()
+    duration_ms: float = 0.0
+    messages: dict[str, str] = field(default_factory=dict)
+
+    @property
+    def killed(self) -> bool:
+        return bool(self.killers)
+
+    @property
+    def stillborn(self) -> bool:
+        return self.counts.get("passed", 0) == 0
+
+    @property
+    def verdict(self) -> str:
+        if self.name == CONTROL:
+            return "clean" if not self.killers else "BROKEN"
+        if self.stillborn:
+            return "STILLBORN"
+        return "killed" if self.killed else "SURVIVED"
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "name": self.name,
+            "clause": self.clause,
+            "description": self.description,
+            "verdict": self.verdict,
+            "failing": len(self.killers),
+            "counts": dict(self.counts),
+            "killers": list(self.killers),
+            "firstMessages": dict(self.messages),
+            "durationMs": self.duration_ms,
+        }
+
+
+@dataclass(frozen=True)
+class GateResult:
+    """The control and every mutant, in registry order."""
+
+    control: Outcome
+    mutants: list[Outcome]
+
+    @property
+    def survivors(self) -> list[Outcome]:
+        return [m for m in self.mutants if not m.killed]
+
+    @property
+    def stillborn(self) -> list[Outcome]:
+        return [m for m in self.mutants if m.killed and m.stillborn]
+
+    @property
+    def ok(self) -> bool:
+        return not self.control.killers and not self.survivors and not self.stillborn
+
+    def to_json(self) -> dict[str, Any]:
+        killed = sum(1 for m in self.mutants if m.killed and not m.stillborn)
+        return {
+            "summary": {
+                "mutants": len(self.mutants),
+                "killed": killed,
+                "survived": len(self.survivors),
+                "stillborn": len(self.stillborn),
+                "controlClean": not self.control.killers,
+                "ok": self.ok,
+            },
+            "control": self.control.to_json(),
+            "mutants": [m.to_json() for m in self.mutants],
+        }
+
+
+def mutant_argv(name: str) -> list[str]:
+    """The adapter command line that serves mutant `name`."""
+    return [*python_command(MUTANT_MODULE), name]
+
+
+def run_one(
+    name: str,
+    argv: Sequence[str],
+    cases: Sequence[Case],
+    options: RunOptions | None = None,
+) -> Outcome:
+    """Run every case against one adapter and summarise the result."""
+    run = run_suite(cases, argv, options)
+    failing = [r for r in run.results if r.status in FAILING]
+    messages = {r.case.id: f"[{r.status}] {r.message}" for r in failing[:SHOWN_KILLERS]}
+    known = MUTANTS.get(name)
+    return Outcome(
+        name=name,
+        clause=known.clause if known else "",
+        description=known.description if known else "the unmodified reference adapter",
+        counts=run.counts(),
+        killers=tuple(r.case.id for r in failing),
+        duration_ms=run.duration_ms,
+        messages=messages,
+    )
+
+
+def run_gate(
+    cases: Sequence[Case],
+    names: Sequence[str] | None = None,
+    workers: int = 2,
+    options: RunOptions | None = None,
+    on_done: Callable[[Outcome], None] | None = None,
+) -> GateResult:
+    """The control and every selected mutant, each in its own adapter, `workers` at a time."""
+    chosen = list(MUTANTS) if names is None else list(names)
+    unknown = [n for n in chosen if n not in MUTANTS]
+    if unknown:
+        raise KeyError(f"unknown mutant(s): {', '.join(unknown)}")
+    jobs: list[tuple[str, list[str]]] = [(CONTROL, python_command(REFERENCE_ADAPTER_MODULE))]
+    jobs += [(n, mutant_argv(n)) for n in chosen]
+
+    def job(item: tuple[str, list[str]]) -> Outcome:
+        outcome = run_one(item[0], item[1], cases, options)
+        if on_done is not None:
+            on_done(outcome)
+        return outcome
+
+    with ThreadPoolExecutor(max_workers=max(1, workers)) as pool:
+        outcomes = list(pool.map(job, jobs))
+    return GateResult(control=outcomes[0], mutants=outcomes[1:])
+
+
+# -- rendering ---------------------------------------------------------------------------------
+
+
+def _killers_text(outcome: Outcome) -> str:
+    shown = ", ".join(outcome.killers[:SHOWN_KILLERS])
+    more = len(outcome.killers) - SHOWN_KILLERS
+    return shown + (f" (+{more} more)" if more > 0 else "")
+
+
+def render_text(result: GateResult) -> str:
+    """A plain table, one mutant a line, then a verdict line."""
+    rows = [(m.name, m.clause, m.verdict, str(len(m.killers)), _killers_text(m)) for m in result.mutants]
+    header = ("mutant", "clause", "verdict", "failing", "first killing cases")
+    widths = [max(len(r[i]) for r in [header, *rows]) for i in range(4)]
+    lines = []
+    for row in [header, *rows]:
+        cells = [row[i].ljust(widths[i]) for i in range(4)]
+        lines.append("  ".join([*cells, row[4]]).rstrip())
+    summary = result.to_json()["summary"]
+    lines.append("")
+    control = "clean" if summary["controlClean"] else "FAILED (kills are meaningless)"
+    lines.append(f"control (reference adapter): {control}")
+    lines.append(
+        f"hrc selftest: {summary['killed']} killed, {summary['survived']} survived, "
+        f"{summary['stillborn']} stillborn of {summary['mutants']} mutants"
+    )
+    return "\n".join(lines) + "\n"
+
+
+def render_markdown(result: GateResult) -> str:
+    """The same table in Markdown, for docs and CI summaries."""
+    lines = [
+        "| mutant | clause | what is wrong | verdict | failing cases | first killing cases |",
+        "|---|---|---|---|---|---|",
+    ]
+    for m in result.mutants:
+        killers = ", ".join(f"`{k}`" for k in m.killers[:SHOWN_KILLERS])
+        lines.append(
+            f"| `{m.name}` | {m.clause} | {m.description.replace('|', '/')} | {m.verdict} "
+            f"| {len(m.killers)} | {killers} |"
+        )
+    summary = result.to_json()["summary"]
+    lines.append("")
+    lines.append(
+        f"{summary['killed']} killed, {summary['survived']} survived, "
+        f"{summary['stillborn']} stillborn of {summary['mutants']} mutants; control "
+        + ("clean." if summary["controlClean"] else "FAILED.")
+    )
+    return "\n".join(lines) + "\n"
+
+
+def write_json(path: Path, result: GateResult) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps(result.to_json(), indent=2, ensure_ascii=False) + "\n", "utf-8")
