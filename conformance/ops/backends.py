@@ -101,7 +101,13 @@ def _hit_json(c: Candidate, score: float) -> JSON:
 
 
 def _chunk_json(c: Candidate) -> JSON:
-    return {"id": c.id, "path": c.path, "title": c.title, "summary": c.summary, "content": c.content}
+    return {
+        "id": c.id,
+        "path": c.path,
+        "title": c.title,
+        "summary": c.summary,
+        "content": c.content,
+    }
 
 
 # -- hrc-hash-v1 (BACKEND-20..24) ------------------------------------------------------------

@@ -156,6 +156,8 @@ def op_rerank(inp: JSON) -> JSON:
     if not isinstance(reranker, dict):
         raise InvalidInput("reranker must be an object")
     provider = _str(reranker, "name")
+    if provider == "":
+        raise InvalidInput("reranker.name must be a non-empty string")  # RERANK-12
     has_results, has_error = "results" in reranker, "error" in reranker
     if has_results == has_error:
         raise InvalidInput("reranker needs exactly one of results and error")
