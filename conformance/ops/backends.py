@@ -17,11 +17,11 @@ from pathlib import Path
 from typing import Any
 
 from conformance.ops import JSON, operation
-from reference.types import Candidate, InvalidInput, candidate_from_json
+from reference.types import Candidate, InvalidInput, candidate_from_json, whole_number
 
 DEFAULT_LIMIT = 60  # the pipeline's default candidateK (PIPE-4), the `limit` of BACKEND-5/29
 MAX_VECTOR_LENGTH = 256  # explicit vectors: at most the dimension of hrc-hash-v1
-MAX_COMPONENT = 1 << 24  # explicit vector components are integers in [0, 2^24)
+MAX_COMPONENT = 1 << 16  # explicit components in [0, 2^16): dot² · |c|² < 2^120 fits 128 bits
 
 
 # -- input helpers -----------------------------------------------------------------------------
@@ -55,10 +55,8 @@ def _object(value: Any, what: str) -> Mapping[str, Any]:
 
 
 def _limit(inp: Mapping[str, Any], where: str = "") -> int:
-    value: Any = inp.get("limit", DEFAULT_LIMIT)
-    if isinstance(value, bool) or not isinstance(value, int) or value < 1:
-        raise InvalidInput(f"{where}limit must be an integer >= 1, got {value!r}")
-    return value
+    """BACKEND-5, BACKEND-29, OP-4: a whole number >= 1 (2.0 counts as 2)."""
+    return whole_number(inp.get("limit", DEFAULT_LIMIT), f"{where}limit")
 
 
 def _file_bytes(obj: Mapping[str, Any], what: str) -> bytes:
@@ -319,10 +317,10 @@ def op_fts_search(inp: JSON) -> JSON:
 def _int_vector(value: Any, what: str) -> list[int]:
     if not isinstance(value, list) or not 1 <= len(value) <= MAX_VECTOR_LENGTH:
         raise InvalidInput(f"{what} must be a list of 1 to {MAX_VECTOR_LENGTH} integers")
-    for x in value:
-        if isinstance(x, bool) or not isinstance(x, int) or not 0 <= x < MAX_COMPONENT:
-            raise InvalidInput(f"{what}: components must be integers in [0, 2^24), got {x!r}")
-    return list(value)
+    out = [whole_number(x, f"{what} component", minimum=0) for x in value]
+    if any(x >= MAX_COMPONENT for x in out):
+        raise InvalidInput(f"{what}: components must be integers in [0, 2^16)")
+    return out
 
 
 def _vector_hit_json(hit: Any) -> JSON:

@@ -34,7 +34,7 @@ def register(subparsers: Any) -> None:
         "--select", action="append", default=[], metavar="NAME", help="only these mutants"
     )
     m.add_argument("--list", action="store_true", help="list the mutants and exit")
-    m.add_argument("--workers", type=int, default=2, metavar="N", help="adapters at once (2)")
+    m.add_argument("--workers", type=int, default=3, metavar="N", help="adapters at once (3)")
     m.add_argument("--golden", type=Path, metavar="DIR", help="golden case directory")
     m.add_argument("--timeout", type=float, default=5.0, metavar="S", help="per case (5)")
     m.add_argument("--report-json", type=Path, metavar="PATH", help="write a JSON report")

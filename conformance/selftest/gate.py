@@ -3,8 +3,9 @@
 A mutant is *killed* when at least one case fails against it (any outcome that fails a run,
 PROTO-24), and *survives* when every case passes: a surviving mutant is a missing golden case.
 The unmodified reference adapter runs alongside as the control: if it fails, kills mean nothing.
-A mutant that passes no case at all is *stillborn* (its patch broke the adapter, not the
-behaviour it meant to break) and fails the gate like a survivor.
+A mutant that passes no case and gives no plain wrong answer either (only crashes, errors or
+timeouts) is *stillborn*: its patch broke the adapter, not the behaviour it meant to break, and it
+fails the gate like a survivor.
 """
 
 from __future__ import annotations
@@ -45,7 +46,8 @@ class Outcome:
 
     @property
     def stillborn(self) -> bool:
-        return self.counts.get("passed", 0) == 0
+        """Nothing passed and nothing was merely wrong: the adapter itself is broken."""
+        return self.counts.get("passed", 0) == 0 and self.counts.get("failed", 0) == 0
 
     @property
     def verdict(self) -> str:
@@ -168,7 +170,9 @@ def _killers_text(outcome: Outcome) -> str:
 
 def render_text(result: GateResult) -> str:
     """A plain table, one mutant a line, then a verdict line."""
-    rows = [(m.name, m.clause, m.verdict, str(len(m.killers)), _killers_text(m)) for m in result.mutants]
+    rows = [
+        (m.name, m.clause, m.verdict, str(len(m.killers)), _killers_text(m)) for m in result.mutants
+    ]
     header = ("mutant", "clause", "verdict", "failing", "first killing cases")
     widths = [max(len(r[i]) for r in [header, *rows]) for i in range(4)]
     lines = []

@@ -1,4 +1,6 @@
-"""A broken port behind the real adapter protocol: `python -m conformance.selftest.mutant_adapter NAME`.
+"""A broken port behind the real adapter protocol.
+
+Usage: `python -m conformance.selftest.mutant_adapter NAME`.
 
 Applies mutant NAME (conformance/selftest/mutants.py) to the reference in this process, then
 serves the reference adapter loop unchanged, so the runner sees a port like any other. The hello

@@ -43,10 +43,13 @@ class Mutant:
 MUTANTS: dict[str, Mutant] = {}
 
 
-def mutant(name: str, clause: str, description: str) -> Callable[[Callable[[], None]], Callable[[], None]]:
+Patch = Callable[[], None]
+
+
+def mutant(name: str, clause: str, description: str) -> Callable[[Patch], Patch]:
     """Register the decorated function as the patch of mutant `name`."""
 
-    def register(fn: Callable[[], None]) -> Callable[[], None]:
+    def register(fn: Patch) -> Patch:
         if name in MUTANTS:
             raise RuntimeError(f"mutant {name!r} registered twice")
         MUTANTS[name] = Mutant(name, clause, description, fn)
@@ -471,7 +474,8 @@ def _rrf_zero_weight() -> None:
             for cand in ranked.items:
                 if cand.id not in seen:
                     seen.add(cand.id)
-                    fused.append(r.Fused(candidate=r.merge([(0, cand)]), score=0.0, exact=Fraction(0)))
+                    merged = r.merge([(0, cand)])
+                    fused.append(r.Fused(candidate=merged, score=0.0, exact=Fraction(0)))
         fused.sort(key=r.sort_key)
         return list(fused)
 
@@ -920,7 +924,7 @@ def _unan_positional() -> None:
     swap(u, "check", check)
 
 
-@mutant("unan-short-leg-fires", "UNAN-4", "the shortcut fires on two agreements even with a short leg")
+@mutant("unan-short-leg-fires", "UNAN-4", "two agreements fire the shortcut despite a short leg")
 def _unan_short() -> None:
     u = _mod("reference.unanimity")
     original = u.check
@@ -1100,6 +1104,437 @@ def _pipe_vector_error() -> None:
 
     set_attr(pipe, "_run_vector_leg", run_vector_leg)
 
+
+
+# -- second batch: subtler mistakes, found by asking "which rule has only one case?" ----------
+
+
+@mutant(
+    "rrf-merge-equal-rank-first-list",
+    "RRF-10",
+    "between occurrences of equal rank, the first list's value wins, not the smallest",
+)
+def _rrf_equal_rank_first() -> None:
+    def best_value(values: Sequence[tuple[int, str]]) -> str:
+        present = [(rank, i, v) for i, (rank, v) in enumerate(values) if v != ""]
+        return min(present)[2] if present else ""
+
+    swap(_mod("reference.rrf"), "_best_value", best_value)
+
+
+@mutant(
+    "rrf-metadata-empty-keys-dropped",
+    "RRF-10",
+    "a metadata key whose every value is empty is dropped instead of kept with \"\"",
+)
+def _rrf_empty_keys() -> None:
+    r = _mod("reference.rrf")
+    original = r.merge
+
+    def merge(occurrences: Sequence[tuple[int, Any]]) -> Any:
+        out = original(occurrences)
+        return replace(out, metadata={k: v for k, v in out.metadata.items() if v != ""})
+
+    swap(r, "merge", merge)
+
+
+@mutant("rrf-whole-float-k-rejected", "RRF-1", "k = 60.0 is rejected because it is a float")
+def _rrf_float_k() -> None:
+    r = _mod("reference.rrf")
+    original = r.check_k
+
+    def check_k(k: object) -> int:
+        if isinstance(k, float):
+            raise r.InvalidInput(f"k must be an integer, got {k!r}")
+        return int(original(k))
+
+    swap(r, "check_k", check_k)
+
+
+@mutant("rrf-negative-weight-accepted", "RRF-3", "a negative list weight is accepted")
+def _rrf_negative_weight() -> None:
+    r = _mod("reference.rrf")
+    original = r.check_weight
+
+    def check_weight(weight: object) -> float:
+        if isinstance(weight, int | float) and not isinstance(weight, bool) and weight < 0:
+            return float(weight)
+        return float(original(weight))
+
+    swap(r, "check_weight", check_weight)
+
+
+@mutant(
+    "ladder-trigram-tokens-deduplicated",
+    "LADDER-11",
+    "the trigram rung's tokens are deduplicated (the anchor's query_tokens)",
+)
+def _ladder_trigram_dedup() -> None:
+    lad = _mod("reference.ladder")
+    original = lad.plan_ladder
+
+    def plan_ladder(query: str, aliases: Any) -> Any:
+        plan = original(query, aliases)
+        return replace(plan, trigram_tokens=tuple(dict.fromkeys(plan.trigram_tokens)))
+
+    swap(lad, "plan_ladder", plan_ladder)
+
+
+@mutant(
+    "ladder-strongest-prefix-keeps-star",
+    "LADDER-9",
+    "a strongest term taken from a prefix token is searched as a prefix (`\"t\"*`)",
+)
+def _ladder_prefix_star() -> None:
+    lad = _mod("reference.ladder")
+    original = lad.plan_ladder
+
+    def plan_ladder(query: str, aliases: Any) -> Any:
+        plan = original(query, aliases)
+        tokens = lad.parse(query).tokens
+        term = lad.strongest_of_tokens(tokens)
+        first = next((t for t in tokens if t.text == term and t.kind != "phrase"), None)
+        if term and first is not None and first.kind == "prefix":
+            return replace(plan, strongest_expression=lad.fts_quote(term) + "*")
+        return plan
+
+    swap(lad, "plan_ladder", plan_ladder)
+
+
+@mutant(
+    "ladder-no-chunks-when-none-listed",
+    "LADDER-12",
+    "an index listing zero chunks is treated as one that cannot list them (skip no_chunks)",
+)
+def _ladder_empty_chunks() -> None:
+    pipe = _mod("reference.pipeline")
+    original = pipe.Backends.trigram_search
+
+    def trigram_search(self: Any) -> Any:
+        if self.index is not None and self.index.chunks() is not None and not self.index.chunks():
+            return None
+        return original(self)
+
+    set_attr(pipe.Backends, "trigram_search", trigram_search)
+
+
+@mutant(
+    "ladder-used-retry-only-if-searched",
+    "LADDER-15",
+    "usedRetry is true only when a later rung actually searched",
+)
+def _ladder_used_retry() -> None:
+    lad = _mod("reference.ladder")
+    original = lad.run_bm25_leg
+
+    def run_bm25_leg(*args: Any) -> Any:
+        leg = original(*args)
+        leg.used_retry = any(a.searched for a in leg.attempts[1:])
+        return leg
+
+    swap(lad, "run_bm25_leg", run_bm25_leg)
+
+
+@mutant(
+    "tri-duplicate-chunk-ids-accepted",
+    "TRI-1",
+    "a chunk list with a repeated id is accepted (the later chunk ignored)",
+)
+def _tri_duplicate_ids() -> None:
+    tri = _mod("reference.trigram")
+    original = tri.TrigramIndex.__init__
+
+    def init(self: Any, chunks: Sequence[Any]) -> None:
+        firsts = {c.id: c for c in reversed(chunks)}
+        original(self, [c for c in chunks if firsts[c.id] is c])
+
+    set_attr(tri.TrigramIndex, "__init__", init)
+
+
+@mutant(
+    "tri-default-candidate-k-10",
+    "TRI-7",
+    "trigram_search defaults candidateK to 10 (topK) instead of 60",
+)
+def _tri_default_k() -> None:
+    set_attr(_mod("conformance.ops.ladder"), "DEFAULT_CANDIDATE_K", 10)
+
+
+@mutant(
+    "intent-long-content-inclusive",
+    "INTENT-6",
+    "long_content uses >= 240 instead of > 240",
+)
+def _intent_long_inclusive() -> None:
+    i = _mod("reference.intent")
+    original = i.predicates
+
+    def predicates(c: Any) -> dict[str, bool]:
+        out: dict[str, bool] = original(c)
+        out[i.LONG_CONTENT] = i.length(i.normalise(c.content)) >= i.table().long_content_length
+        return out
+
+    swap(i, "predicates", predicates)
+
+
+@mutant(
+    "intent-long-content-raw-length",
+    "INTENT-6",
+    "long_content measures the raw content, not its normalised form",
+)
+def _intent_long_raw() -> None:
+    i = _mod("reference.intent")
+    original = i.predicates
+
+    def predicates(c: Any) -> dict[str, bool]:
+        out: dict[str, bool] = original(c)
+        out[i.LONG_CONTENT] = len(c.content) > i.table().long_content_length
+        return out
+
+    swap(i, "predicates", predicates)
+
+
+@mutant(
+    "intent-adjustments-in-new-order",
+    "INTENT-8",
+    "the adjustments report follows the reweighted order, not the fused order",
+)
+def _intent_adjust_order() -> None:
+    i = _mod("reference.intent")
+    original = i.reweight
+
+    def reweight(intent: Any, fused: Sequence[Any]) -> tuple[list[Any], list[Any]]:
+        items, adjustments = original(intent, fused)
+        where = {item.id: n for n, item in enumerate(items)}
+        return items, sorted(adjustments, key=lambda a: where[a.id])
+
+    swap(i, "reweight", reweight)
+
+
+@mutant(
+    "intent-ties-by-path",
+    "INTENT-9",
+    "equal reweighted values are ordered by path instead of fused position",
+)
+def _intent_ties_path() -> None:
+    i = _mod("reference.intent")
+    original = i.reweight
+
+    def reweight(intent: Any, fused: Sequence[Any]) -> tuple[list[Any], list[Any]]:
+        items, adjustments = original(intent, fused)
+        if intent.preference or intent.concrete_fact:
+            items = sorted(items, key=lambda f: (-f.exact, f.candidate.path))
+        return items, adjustments
+
+    swap(i, "reweight", reweight)
+
+
+@mutant(
+    "intent-resorts-without-intent",
+    "INTENT-10",
+    "the list is re-sorted by score even when no family is detected",
+)
+def _intent_resorts() -> None:
+    i = _mod("reference.intent")
+    original = i.reweight
+
+    def reweight(intent: Any, fused: Sequence[Any]) -> tuple[list[Any], list[Any]]:
+        items, adjustments = original(intent, fused)
+        return sorted(items, key=lambda f: -f.exact), adjustments
+
+    swap(i, "reweight", reweight)
+
+
+@mutant(
+    "rerank-failure-sends-nothing",
+    "RERANK-8",
+    "a failed rerank reports sent: [] instead of the head it sent",
+)
+def _rerank_failed_sent() -> None:
+    rr = _mod("reference.rerank")
+    original = rr.rerank_head
+
+    def rerank_head(*args: Any) -> Any:
+        out = original(*args)
+        return replace(out, sent=()) if out.outcome == rr.FAILED else out
+
+    swap(rr, "rerank_head", rerank_head)
+
+
+@mutant(
+    "rerank-empty-before-no-reranker",
+    "RERANK-10",
+    "an empty fused list reports `empty` before checking that a reranker is configured",
+)
+def _rerank_precedence() -> None:
+    pipe = _mod("reference.pipeline")
+    original = pipe._rerank_outcome_skip
+
+    def skip(req: Any, backends: Any, fused: Sequence[Any], fired: bool) -> str | None:
+        if req.rerank and not fused:
+            return "empty"
+        result: str | None = original(req, backends, fused, fired)
+        return result
+
+    set_attr(pipe, "_rerank_outcome_skip", skip)
+
+
+@mutant(
+    "pipe-vector-hits-not-truncated",
+    "PIPE-4",
+    "the vector leg keeps every hit the store returns, not at most candidateK",
+)
+def _pipe_vector_unbounded() -> None:
+    pipe = _mod("reference.pipeline")
+    original = pipe._run_vector_leg
+    scripted = _mod("reference.backends.scripted")
+    search_vector = scripted.ScriptedVectors.search_vector
+
+    def unbounded(self: Any, vector: Sequence[float], limit: int) -> list[Any]:
+        return list(search_vector(self, vector, sys.maxsize if limit >= 1 else limit))
+
+    def run_vector_leg(req: Any, backends: Any, normalised: str) -> Any:
+        return original(replace(req, candidate_k=sys.maxsize), backends, normalised)
+
+    set_attr(scripted.ScriptedVectors, "search_vector", unbounded)
+    set_attr(pipe, "_run_vector_leg", run_vector_leg)
+
+
+@mutant(
+    "pipe-results-carry-fused-score",
+    "PIPE-6",
+    "results report the fused score from before the intent multipliers",
+)
+def _pipe_pre_intent_score() -> None:
+    pipe = _mod("reference.pipeline")
+    original = pipe.reweight
+
+    def reweight(intent: Any, fused: Sequence[Any]) -> tuple[list[Any], list[Any]]:
+        items, adjustments = original(intent, fused)
+        before = {f.id: f.score for f in fused}
+        return [replace(f, score=before[f.id]) for f in items], adjustments
+
+    set_attr(pipe, "reweight", reweight)
+
+
+@mutant(
+    "mode-vector-error-no-fallback-flag",
+    "MODE-6",
+    "a vector error in hybrid mode does not set fellBackToBM25",
+)
+def _mode_vector_error_flag() -> None:
+    pipe = _mod("reference.pipeline")
+    original = pipe.search
+
+    def search(request: Any, backends: Any) -> Any:
+        results, trace = original(request, backends)
+        if trace["vector"]["error"] is not None and trace["effectiveMode"] == "hybrid":
+            trace["fellBackToBM25"] = False
+        return results, trace
+
+    swap(pipe, "search", search)
+
+
+@mutant(
+    "text-punctuation-deleted",
+    "TEXT-7",
+    "punctuation and symbols are deleted instead of becoming spaces (snake_case -> snakecase)",
+)
+def _text_punct_deleted() -> None:
+    t = _mod("reference.text")
+    swap(t, "punct_symbol_to_space", lambda s: "".join(c for c in s if not t.is_punct_symbol(c)))
+
+
+def _rewrite_fields(rewrite: Callable[[list[str]], list[str]]) -> None:
+    """Patch parse so that it sees the query's space-separated fields rewritten first."""
+    p = _mod("reference.query.parse")
+    text = _mod("reference.text")
+    original = p.parse
+
+    def parse(query: str, aliases: Mapping[str, Sequence[str]] | None = None) -> Any:
+        normalised = text.normalise(query)
+        if '"' in normalised:
+            return original(query, aliases)
+        return original(" ".join(rewrite(normalised.split(" "))), aliases)
+
+    swap(p, "parse", parse)
+
+
+@mutant("dsl-first-operator-wins", "DSL-5", "of two operators in a row the first wins")
+def _dsl_first_operator() -> None:
+    ops = ("AND", "OR", "NOT")
+
+    def rewrite(fields: list[str]) -> list[str]:
+        out: list[str] = []
+        for field in fields:
+            if field in ops and out and out[-1] in ops:
+                continue
+            out.append(field)
+        return out
+
+    _rewrite_fields(rewrite)
+
+
+@mutant(
+    "dsl-stripped-word-keeps-operator",
+    "DSL-7",
+    "a word that strips to nothing leaves the pending operator pending (foo AND ++ bar)",
+)
+def _dsl_stripped_keeps() -> None:
+    p = _mod("reference.query.parse")
+    _rewrite_fields(lambda fields: [f for f in fields if f in p.OPERATORS or p.strip_word(f)])
+
+
+@mutant(
+    "dsl-star-anywhere-is-prefix",
+    "DSL-6",
+    "a bare word with `*` anywhere is a prefix, not only with a trailing `*`",
+)
+def _dsl_star_anywhere() -> None:
+    _rewrite_fields(
+        lambda fields: [f.replace("*", "") + "*" if "*" in f.rstrip("*") else f for f in fields]
+    )
+
+
+@mutant(
+    "dsl-alias-members-not-deduplicated",
+    "DSL-14",
+    "alias members are not deduplicated, so {ml: [ML]} becomes a two-member group",
+)
+def _dsl_alias_dups() -> None:
+    p = _mod("reference.query.parse")
+    a = _mod("reference.query.aliases")
+
+    def expand_term(term: str, operator: str | None, table: Mapping[str, Sequence[str]]) -> Any:
+        alternatives = table.get(term)
+        if alternatives is None:
+            return p.Token("term", term, operator)
+        members = [("term", term)]
+        members += [m for m in (a.alternative_member(alt) for alt in alternatives) if m is not None]
+        if len(members) < 2:
+            return p.Token("term", term, operator)
+        return p.Token("group", term, operator, tuple(p.Token(k, t, None) for k, t in members))
+
+    swap(p, "expand_term", expand_term)
+
+
+@mutant(
+    "dsl-sanitised-tokens-deduplicated",
+    "DSL-20",
+    "the sanitised tokens drop repeated words",
+)
+def _dsl_sanitise_dedup() -> None:
+    s = _mod("reference.query.sanitise")
+    original = s.sanitise
+
+    def sanitise(query: str, aliases: Any = None) -> Any:
+        out = original(query, aliases)
+        kept = tuple(dict.fromkeys(out.tokens))
+        table = s.validate_aliases(aliases)
+        expression = s.join_tokens(s.expand_term(w, None, table) for w in kept)
+        return s.Sanitised(kept, expression)
+
+    swap(s, "sanitise", sanitise)
 
 def names() -> list[str]:
     """Every registered mutant name, in registration order."""

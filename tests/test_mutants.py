@@ -1,0 +1,118 @@
+"""The golden suite rejects broken ports: every mutant fails at least one case.
+
+The gate runs the whole suite through the adapter protocol against the unmodified reference
+(the control) and against every mutant of conformance/selftest/mutants.py, three at a time.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from conformance import cli
+from conformance.adapter_process import AdapterProcess
+from conformance.cases import load_all
+from conformance.clauses import defined_clauses
+from conformance.selftest import gate
+from conformance.selftest.mutant_adapter import MODULE
+from conformance.selftest.mutants import MUTANTS
+
+TINY_RRF = """\
+op: rrf
+cases:
+  - id: tiny/rrf/top-item
+    description: The top item of one list scores 1/61 (0-based rank, k = 60).
+    clauses: [RRF-2]
+    input: {lists: [{items: [{id: a, path: a.md}]}]}
+    expect:
+      output:
+        results:
+          - {id: a, path: a.md, title: "", summary: "", content: "", metadata: {},
+             score: 0.01639344262295082}
+"""
+
+
+@pytest.fixture(scope="module")
+def gate_result() -> gate.GateResult:
+    return gate.run_gate(load_all(), workers=3)
+
+
+@pytest.fixture
+def tiny_golden(tmp_path: Path) -> Path:
+    (tmp_path / "rrf").mkdir()
+    (tmp_path / "rrf" / "tiny.yaml").write_text(TINY_RRF, encoding="utf-8")
+    return tmp_path
+
+
+def test_at_least_thirty_broken_ports_are_registered() -> None:
+    assert len(MUTANTS) >= 30
+
+
+def test_every_broken_port_names_a_clause_the_spec_defines() -> None:
+    defined = defined_clauses()
+    assert [m.name for m in MUTANTS.values() if m.clause not in defined] == []
+
+
+def test_the_unbroken_reference_passes_every_case(gate_result: gate.GateResult) -> None:
+    """The control: if the reference fails, no kill below means anything."""
+    assert gate_result.control.killers == ()
+
+
+def test_every_broken_port_fails_at_least_one_golden_case(gate_result: gate.GateResult) -> None:
+    survivors = [f"{m.name} ({m.clause}: {m.description})" for m in gate_result.survivors]
+    assert survivors == [], "broken ports the suite accepts; add golden cases:\n" + "\n".join(
+        survivors
+    )
+
+
+def test_every_broken_port_still_passes_most_cases(gate_result: gate.GateResult) -> None:
+    """A mutant that passes nothing broke the adapter, not the behaviour it targets."""
+    assert [m.name for m in gate_result.stillborn] == []
+
+
+def test_mutant_adapter_names_the_mutant_in_its_hello() -> None:
+    proc = AdapterProcess([sys.executable, "-m", MODULE, "rrf-rank-one-based"])
+    proc.start()
+    try:
+        hello = proc.handshake(30.0)
+    finally:
+        proc.close(1.0)
+    assert hello.name == "hrc-mutant:rrf-rank-one-based"
+
+
+def test_mutant_adapter_refuses_an_unknown_mutant_with_status_2() -> None:
+    done = subprocess.run(
+        [sys.executable, "-m", MODULE, "no-such-mutant"], capture_output=True, timeout=60
+    )
+    assert done.returncode == 2
+
+
+def test_selftest_exits_1_when_a_broken_port_survives(tiny_golden: Path) -> None:
+    """A suite with one RRF case cannot see a lowercasing bug (TEXT-5): the gate fails."""
+    argv = ["selftest", "mutants", "--golden", str(tiny_golden), "--select", "text-lowercase-go"]
+    assert cli.main(argv) == 1
+
+
+def test_selftest_exits_0_when_every_selected_port_is_killed(tiny_golden: Path) -> None:
+    """The same one-case suite does kill a 1-based rank (RRF-2)."""
+    argv = ["selftest", "mutants", "--golden", str(tiny_golden), "--select", "rrf-rank-one-based"]
+    assert cli.main(argv) == 0
+
+
+def test_selftest_exits_2_on_an_unknown_mutant_name() -> None:
+    assert cli.main(["selftest", "mutants", "--select", "no-such-mutant"]) == 2
+
+
+def test_selftest_report_json_counts_killed_and_survived(tiny_golden: Path, tmp_path: Path) -> None:
+    report = tmp_path / "gate.json"
+    argv = [
+        "selftest", "mutants", "--golden", str(tiny_golden), "--report-json", str(report),
+        "--select", "rrf-rank-one-based", "--select", "text-lowercase-go",
+    ]
+    cli.main(argv)
+    summary = json.loads(report.read_text(encoding="utf-8"))["summary"]
+    assert (summary["killed"], summary["survived"]) == (1, 1)

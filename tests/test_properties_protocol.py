@@ -1,0 +1,104 @@
+"""Spec laws checked on generated inputs through the adapter protocol (conformance/properties.py).
+
+The reference adapter satisfies every property (RRF-11, RRF-6, RRF-8, RERANK-3, RERANK-11,
+LADDER-2, INTENT-7, INTENT-9); broken ports fail one, and the shrunk counterexample comes out as
+a golden case that is schema-valid and fails the broken port when run like any other case.
+"""
+
+from __future__ import annotations
+
+import sys
+
+import pytest
+
+from conformance import cli
+from conformance.adapter_process import python_command
+from conformance.cases import load_text
+from conformance.properties import PROPERTIES, PropertyResult, run_properties
+from conformance.runner import REFERENCE_ADAPTER_MODULE, run_suite
+from conformance.selftest.mutant_adapter import MODULE
+
+EXAMPLES = 40
+
+
+def mutant(name: str) -> list[str]:
+    return [sys.executable, "-m", MODULE, name]
+
+
+@pytest.fixture(scope="module")
+def reference_results() -> dict[str, PropertyResult]:
+    results = run_properties(python_command(REFERENCE_ADAPTER_MODULE), EXAMPLES)
+    return {r.name: r for r in results}
+
+
+@pytest.fixture(scope="module")
+def tail_resorted() -> PropertyResult:
+    """RERANK-3: a port that re-sorts the tail by score."""
+    return run_properties(mutant("rerank-tail-resorted"), EXAMPLES, ["rerank-tail"])[0]
+
+
+@pytest.fixture(scope="module")
+def ladder_walks_on() -> PropertyResult:
+    """LADDER-2: a port whose walk goes on after a rung with hits."""
+    return run_properties(mutant("ladder-continues-after-hit"), EXAMPLES, ["ladder-prefix"])[0]
+
+
+@pytest.mark.parametrize("name", list(PROPERTIES))
+def test_reference_adapter_satisfies_property(
+    name: str, reference_results: dict[str, PropertyResult]
+) -> None:
+    result = reference_results[name]
+    assert result.status == "passed", f"{result.message}\n{result.case_yaml}"
+
+
+def test_a_port_resorting_the_rerank_tail_fails_the_tail_property(
+    tail_resorted: PropertyResult,
+) -> None:
+    assert tail_resorted.status == "failed"
+
+
+def test_a_port_walking_past_a_hit_fails_the_ladder_prefix_property(
+    ladder_walks_on: PropertyResult,
+) -> None:
+    assert ladder_walks_on.status == "failed"
+
+
+def test_a_naive_float_port_fails_rrf_permutation_invariance() -> None:
+    """RRF-11: list-order float sums change the emitted bits when the lists are permuted."""
+    result = run_properties(mutant("rrf-naive-float"), 100, ["rrf-permutation"])[0]
+    assert result.status == "failed"
+
+
+def test_counterexample_is_a_schema_valid_case_file(tail_resorted: PropertyResult) -> None:
+    cases = load_text(tail_resorted.case_yaml, "rerank/property.yaml", "rerank")
+    assert [c.op for c in cases] == ["rerank"]
+
+
+def test_counterexample_case_passes_the_reference(ladder_walks_on: PropertyResult) -> None:
+    cases = load_text(ladder_walks_on.case_yaml, "ladder/property.yaml", "ladder")
+    run = run_suite(cases, python_command(REFERENCE_ADAPTER_MODULE))
+    assert [r.status for r in run.results] == ["passed"]
+
+
+@pytest.mark.parametrize(
+    ("name", "fixture"),
+    [("rerank-tail-resorted", "tail_resorted"), ("ladder-continues-after-hit", "ladder_walks_on")],
+)
+def test_counterexample_case_fails_the_broken_port(
+    name: str, fixture: str, request: pytest.FixtureRequest
+) -> None:
+    result: PropertyResult = request.getfixturevalue(fixture)
+    cases = load_text(result.case_yaml, "golden/property.yaml", "property")
+    run = run_suite(cases, mutant(name))
+    assert [r.status for r in run.results] == ["failed"]
+
+
+def test_properties_command_exits_1_on_a_broken_port(capsys: pytest.CaptureFixture[str]) -> None:
+    adapter = f"{sys.executable} -m {MODULE} rerank-tail-resorted"
+    argv = ["properties", "--adapter", adapter, "--examples", "20", "--select", "rerank-tail"]
+    assert cli.main(argv) == 1
+    assert "op: rerank" in capsys.readouterr().out
+
+
+def test_properties_command_exits_2_on_an_unknown_property() -> None:
+    assert cli.main(["properties", "--select", "no-such-law"]) == 2
