@@ -41,6 +41,15 @@ class IndexError_(RuntimeError):
     kind = "index_error"
 
 
+def _valid_unicode(value: str) -> bool:
+    """Strings in cases are valid Unicode (spec/operations.md): no lone surrogates."""
+    try:
+        value.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
 def candidate_from_json(obj: Mapping[str, Any]) -> Candidate:
     """Build a Candidate from its JSON form, rejecting missing or non-string fields."""
     if not isinstance(obj, Mapping):
@@ -59,11 +68,16 @@ def candidate_from_json(obj: Mapping[str, Any]) -> Candidate:
         if not isinstance(value, str):
             raise InvalidInput(f"candidate {cid!r}: {name} must be a string")
         texts[name] = value
+    for name, value in (("id", cid), ("path", path), *texts.items()):
+        if not _valid_unicode(value):
+            raise InvalidInput(f"candidate {cid!r}: {name} is not valid Unicode (lone surrogate)")
     meta = obj.get("metadata") or {}
     if not isinstance(meta, Mapping) or not all(
         isinstance(k, str) and isinstance(v, str) for k, v in meta.items()
     ):
         raise InvalidInput(f"candidate {cid!r}: metadata must be an object of strings")
+    if not all(_valid_unicode(k) and _valid_unicode(v) for k, v in meta.items()):
+        raise InvalidInput(f"candidate {cid!r}: metadata is not valid Unicode (lone surrogate)")
     return Candidate(id=cid, path=path, metadata=dict(meta), **texts)
 
 

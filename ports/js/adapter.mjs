@@ -2,7 +2,7 @@
 // hrc-js adapter: the NDJSON protocol of spec/adapter-protocol.md (PROTO-*), protocol 1.
 import { createInterface } from 'node:readline';
 import { HrcError } from './src/errors.mjs';
-import { OPS, runOp, loadCorpusSupport } from './src/ops.mjs';
+import { OPS, runOp, loadCorpusSupport, BASE_CAPABILITIES, SQLITE_OPERATIONS, SQLITE_CAPABILITIES } from './src/ops.mjs';
 import { SPEC_VERSION } from './src/pipeline.mjs';
 import { intentTable } from './src/intent.mjs';
 import { isStopword } from './src/stopwords.mjs';
@@ -25,8 +25,9 @@ isStopword('the');
 isPunctOrSymbol(0x21);
 
 const corpus = await loadCorpusSupport();
-const operations = [...Object.keys(OPS), ...(corpus ? ['search_corpus'] : [])];
-const capabilities = corpus ? ['sqlite-fts5', 'embedder:hrc-hash-v1', 'reranker:hrc-lexical-v1'] : [];
+// SQLite-backed operations are declared only when the FTS5 probe succeeded (loadCorpusSupport).
+const operations = [...Object.keys(OPS), ...(corpus ? SQLITE_OPERATIONS : [])];
+const capabilities = [...(corpus ? SQLITE_CAPABILITIES : []), ...BASE_CAPABILITIES];
 
 const rl = createInterface({ input: process.stdin, crlfDelay: Infinity, terminal: false });
 let closed = false;

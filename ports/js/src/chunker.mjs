@@ -2,6 +2,7 @@
 import { readdirSync, readFileSync, lstatSync } from 'node:fs';
 import { join } from 'node:path';
 import { normalise, isWhiteSpace, compareCodePoints, codePoints } from './text.mjs';
+import { indexError } from './errors.mjs';
 
 const decoder = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 
@@ -29,13 +30,14 @@ function isBlank(line) {
 
 const HEADING = /^#{1,6}[ \t]/;
 
-// BACKEND-13..BACKEND-17 for one document.
-export function chunkDocument(path, bytes) {
+// BACKEND-13..BACKEND-16 for one document: {title, summary, contents: [string]}.
+// A file that is not strict UTF-8 is an index_error naming the file (BACKEND-13).
+export function parseDocument(path, bytes) {
   let text;
   try {
     text = decoder.decode(bytes);
   } catch (e) {
-    throw new Error(`${path}: not valid UTF-8`);
+    throw indexError(`${path}: not valid UTF-8`);
   }
   if (text.startsWith('\ufeff')) text = text.slice(1);
   text = text.replaceAll('\r\n', '\n').replaceAll('\r', '\n');
@@ -58,12 +60,19 @@ export function chunkDocument(path, bytes) {
 
   // BACKEND-15
   const name = path.split('/').pop();
+  // The file name without its last `.`-suffix, literally: `.md` -> "" (only reachable through
+  // chunk_document, since BACKEND-12 skips such names).
   const dot = name.lastIndexOf('.');
-  let title = dot > 0 ? name.slice(0, dot) : name;
-  const firstHeading = norm.find((b) => b.heading);
-  if (firstHeading) {
-    const t = normalise(firstHeading.text.replace(/^#+/, ''));
-    if (t !== '') title = t;
+  let title = dot >= 0 ? name.slice(0, dot) : name;
+  // The first heading block whose text (after the leading `#` run, normalised) is not empty; an
+  // empty heading such as `#   ` is skipped, not a reason to fall back to the file name (FINDINGS B1).
+  for (const b of norm) {
+    if (!b.heading) continue;
+    const t = normalise(b.text.replace(/^#+/, ''));
+    if (t !== '') {
+      title = t;
+      break;
+    }
   }
   const firstBody = norm.find((b) => !b.heading);
   let summary = '';
@@ -88,6 +97,12 @@ export function chunkDocument(path, bytes) {
     }
   }
   if (cur !== null) contents.push(cur);
+  return { title, summary, contents };
+}
+
+// BACKEND-17: chunk i of a document.
+export function chunkDocument(path, bytes) {
+  const { title, summary, contents } = parseDocument(path, bytes);
   return contents.map((content, i) => ({ id: `${path}#${i}`, path, title, summary, content }));
 }
 

@@ -22,6 +22,7 @@ import { applyRerank } from './rerank.mjs';
 import { scriptedReranker } from './backends/scripted.mjs';
 import { scriptedBackends } from './backends/scripted.mjs';
 import { search } from './pipeline.mjs';
+import { BACKEND_OPS, sqliteOps } from './backendops.mjs';
 
 function fusedItem(v, field) {
   const c = candidate(v, field);
@@ -148,7 +149,16 @@ export const OPS = {
     if (input.request === undefined) throw invalid('request is required');
     return search(input.request, backends);
   },
+  ...BACKEND_OPS,
 };
+
+// Capabilities that need no optional dependency (BACKEND-20..24, BACKEND-33..35).
+export const BASE_CAPABILITIES = ['embedder:hrc-hash-v1', 'reranker:hrc-lexical-v1'];
+
+// What node-sqlite3-wasm with FTS5 adds: operations and the capability sqlite-fts5.
+export const SQLITE_OPERATIONS = ['search_corpus', 'fts_search', 'index_documents'];
+export const SQLITE_CAPABILITIES = ['sqlite-fts5'];
+let SQLITE_OPS = null;
 
 let corpusModule = null;
 export async function loadCorpusSupport() {
@@ -164,6 +174,12 @@ export async function loadCorpusSupport() {
 }
 
 export async function runOp(op, input) {
+  if (op === 'fts_search' || op === 'index_documents') {
+    const mod = await loadCorpusSupport();
+    if (!mod) throw new HrcError('unsupported', `${op} needs the optional node-sqlite3-wasm dependency`);
+    if (SQLITE_OPS === null) SQLITE_OPS = sqliteOps(mod);
+    return SQLITE_OPS[op](input);
+  }
   if (op === 'search_corpus') {
     const mod = await loadCorpusSupport();
     if (!mod) throw new HrcError('unsupported', 'search_corpus needs the optional node-sqlite3-wasm dependency');

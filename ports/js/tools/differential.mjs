@@ -10,6 +10,8 @@ const sep1 = args.indexOf('--');
 const sep2 = args.indexOf('--', sep1 + 1);
 const argvA = args.slice(sep1 + 1, sep2);
 const argvB = args.slice(sep2 + 1);
+// HRC_DIFF_OPS=op1,op2 restricts the run to those operations.
+const ONLY = (process.env.HRC_DIFF_OPS ?? '').split(',').filter(Boolean);
 
 function rnd() {
   // mulberry32
@@ -32,6 +34,15 @@ const PIECES = [
 ];
 const text = (k = int(0, 8)) => Array.from({ length: k }, () => pick(PIECES)).join(pick(['', ' ', ' ', '']));
 const word = () => pick(['', 'a', 'ab', 'abc', 'abcd', 'café', 'cafe', 'straße', 'strasse', '𝐜𝐚𝐭', '𝐜𝐨𝐭', 'kubernets', 'kubernetes', 'aaaa', text(2)]);
+const DOC_PATHS = ['a.md', 'b.txt', 'notes/tea.md', 'notes.v2.md', 'x/y/z.md', 'A.MD', '.h.md', 'd/.x/e.md', '\ue000.md', '😀.md', 'cafe\u0301.md', 'p.md'];
+const LINES = ['# Tea', '## Brewing', '#', '#   ', '####### Seven', '#nospace', '#\tTab', '', ' ', '\u000b', '\u2028', '\u200b', 'I prefer green tea.', 'Sencha, mostly.', '75 degrees.', 'x'.repeat(199) + ' y', 'w '.repeat(300)];
+const docText = () => (rnd() < 0.1 ? '\ufeff' : '') + Array.from({ length: int(0, 7) }, () => (rnd() < 0.7 ? pick(LINES) : text(4))).join(pick(['\n', '\n', '\r\n', '\r', '\n\n']));
+const fileBody = () => {
+  const r = rnd();
+  if (r < 0.1) return { base64: Buffer.from(pick([[0xff], [0x61, 0xc3], [0xef, 0xbb, 0xbf, 0x61]])).toString('base64') };
+  if (r < 0.2) return { base64: Buffer.from(docText()).toString('base64') };
+  return { text: docText() };
+};
 const weight = () => pick([1, 1, 0, 0.5, 2, 0.1, 0.3, 1e-7, 3, 0.7, 1.5]);
 const ids = ['a', 'b', 'c', 'd', 'e', 'f', '\ue000', '😀', 'B', 'a1'];
 const cand = () => {
@@ -88,6 +99,39 @@ const GEN = {
           : { name: 's', results: Array.from({ length: int(0, 6) }, () => ({ id: pick(ids), score: pick([0.5, 0, -0, 1, 0.25, 'NaN']) })) },
     };
   },
+  // Backend operations (spec/operations.md "Backend operations").
+  fnv1a: () => ({ text: text() }),
+  embed_features: () => ({ text: text() }),
+  embed: () => ({ text: text() }),
+  chunk_document: () => ({ path: pick(DOC_PATHS), ...fileBody() }),
+  lexical_rerank: () => ({ query: text(), head: uniq(Array.from({ length: int(0, 5) }, cand)).filter((c) => c.path !== undefined) }),
+  vector_search: () => {
+    const given = rnd() < 0.4;
+    const dim = given ? int(1, 4) : 256;
+    const vec = () => Array.from({ length: dim }, () => pick([0, 0, 1, 2, 3, 65535]));
+    const chunks = uniq(Array.from({ length: int(0, 6) }, cand)).map((c) => {
+      const { content, ...rest } = c;
+      if (given) return { ...rest, path: rest.path ?? 'p.md', vector: vec() };
+      return { ...rest, path: rest.path ?? 'p.md', content: content ?? text(int(0, 6)) };
+    });
+    return { ...(given ? { queryVector: vec() } : { query: text() }), chunks, limit: pick([undefined, 1, 2, 3]) };
+  },
+  fts_search: () => ({
+    chunks: uniq(Array.from({ length: int(0, 6) }, () => ({ ...cand(), path: pick(DOC_PATHS), content: text(int(0, 8)) }))),
+    expression: pick(['"tea"', '"kubernetes" OR "tea"', '"a"*', '"é"', '""', '', '"ml" AND "tips"', 'NEAR(', '"cafe"', '"zurich"']),
+    limit: pick([undefined, 1, 2, 60]),
+  }),
+  index_documents: () => {
+    const batch = () => {
+      const paths = [...new Set(Array.from({ length: int(0, 5) }, () => pick(DOC_PATHS)))];
+      return paths.map((path) => ({ path, ...fileBody() }));
+    };
+    return {
+      batches: Array.from({ length: int(1, 3) }, batch),
+      searches: Array.from({ length: int(0, 2) }, () => ({ expression: pick(['"tea"', '"a"*', '"kubernetes" OR "tea"', '"md"']), limit: pick([undefined, 2]) })),
+      vectorSearches: Array.from({ length: int(0, 2) }, () => ({ query: text(3), limit: pick([undefined, 2]) })),
+    };
+  },
   search: () => {
     const q = text(int(1, 5)) || 'kubernetes';
     const hits = () => Array.from({ length: int(0, 5) }, cand);
@@ -141,8 +185,10 @@ function diff(a, b, path = '') {
 
 const A = await openAdapter(argvA);
 const B = await openAdapter(argvB);
-const ops = Object.keys(GEN);
+const declared = (h) => new Set(h.hello.operations);
+const ops = Object.keys(GEN).filter((op) => declared(A).has(op) && declared(B).has(op) && (!ONLY.length || ONLY.includes(op)));
 let disagreements = 0;
+const outcomes = new Map();
 for (let i = 0; i < n; i++) {
   const op = ops[i % ops.length];
   const input = GEN[op]();
@@ -159,6 +205,8 @@ for (let i = 0; i < n; i++) {
   const b = strip(rb);
   const kindA = a.error ? a.error.kind : 'ok';
   const kindB = b.error ? b.error.kind : 'ok';
+  const key = `${op}:${kindA}`;
+  outcomes.set(key, (outcomes.get(key) ?? 0) + 1);
   const d = kindA !== kindB ? `outcome ${kindA} != ${kindB}` : a.error ? null : diff(a.output, b.output);
   if (d) {
     disagreements++;
@@ -167,5 +215,6 @@ for (let i = 0; i < n; i++) {
 }
 await A.close();
 await B.close();
+process.stderr.write(`outcomes (adapter A): ${[...outcomes].sort().map(([k, v]) => `${k}=${v}`).join(' ')}\n`);
 process.stderr.write(`differential: ${n} inputs, ${disagreements} disagreement(s)\n`);
 process.exitCode = disagreements ? 1 : 0;
