@@ -1,8 +1,9 @@
 """Mutation score of the reference's algorithm modules, driven by the golden suite only.
 
 Copies the kit (reference/, conformance/, spec/, golden/, schemas/, corpus/ and
-tests/test_golden_reference.py, nothing else from tests/) into a scratch directory, writes a
-mutmut configuration there and runs mutmut 3, so the working tree is never touched. Then it
+tests/test_golden_reference.py, nothing else from tests/) into a scratch directory, removes the
+`@cache` decorators of the mutated modules there (see strip_caches), writes a mutmut
+configuration and runs mutmut 3, so the working tree is never touched. Then it
 groups mutmut's verdicts by module and writes `results.json` and, with --show-survivors, the
 diff of every surviving mutant to `survivors.txt` (both next to this file unless --out says
 otherwise).
@@ -10,7 +11,7 @@ otherwise).
     python benchmarks/mutation/run.py                      # every module, no time limit
     python benchmarks/mutation/run.py --modules reference/rrf.py --time-budget 600
 
-Run through `tox -e mutation`. Too slow for every commit (about 10 minutes on two cores).
+Run through `tox -e mutation`. Too slow for every commit (about 30 minutes on two cores).
 """
 
 from __future__ import annotations
@@ -54,12 +55,25 @@ DRIVER_TEST = "tests/test_golden_reference.py"
 RESULT_LINE = re.compile(r"^\s*(\S+__mutmut_\d+): (.+)$")
 
 
+def strip_caches(path: Path) -> None:
+    """Drop `@cache` from a module of the scratch copy (same results, recomputed every call).
+
+    mutmut runs, for each mutant, only the tests that called the mutated function during its
+    stats run. A cached table (intent rules, stopwords, the P∪S ranges) is built by the first
+    test only, so a mutant in the code that builds it would be checked against that one test.
+    """
+    text = path.read_text(encoding="utf-8")
+    path.write_text(re.sub(r"(?m)^@cache\n", "", text), encoding="utf-8")
+
+
 def prepare(workdir: Path, modules: list[str], max_children: int) -> None:
     """A clean copy of the kit plus a mutmut config that mutates `modules` only."""
     for name in COPIED_DIRS:
         shutil.copytree(
             ROOT / name, workdir / name, ignore=shutil.ignore_patterns("__pycache__", "*.pyc")
         )
+    for module in modules:
+        strip_caches(workdir / module)
     (workdir / "tests").mkdir()
     shutil.copy2(ROOT / DRIVER_TEST, workdir / DRIVER_TEST)
     indent = "\n    "

@@ -8,7 +8,7 @@ their own adapter process (`python -m conformance.selftest.mutant_adapter NAME`)
 
 Each mutant should be killed by at least one golden case; `hrc selftest mutants` checks that.
 Mistakes that no input can reveal (equivalent mutants) are not registered; they are listed in
-docs/mutation-survivors.md with the reason.
+benchmarks/mutation/README.md with the reason.
 """
 
 from __future__ import annotations
