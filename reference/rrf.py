@@ -156,5 +156,36 @@ def fuse(lists: Sequence[RankedList], k: int = DEFAULT_K) -> list[Fused]:
         )
         for b in buckets.values()
     ]
-    fused.sort(key=sort_key)
-    return fused
+    return order_exactly(fused)
+
+
+# Two canonical sums closer than this (relative) may be exact ties or exactly ordered either
+# way; farther apart, the float order is the exact order, because the rounding error of a sum
+# of at most a few dozen non-negative binary64 terms is far below it (RRF-6).
+_NEAR = 1e-9
+_TINY = 1e-290  # below this, subnormal rounding voids the bound: always compare exactly
+
+
+def order_exactly(fused: list[Fused]) -> list[Fused]:
+    """RRF-6, RRF-8: the order of sort_key, computed fast.
+
+    Sorting by Fraction is slow, so items are first sorted by their float score, and only runs
+    of near-equal floats are re-sorted by the exact key. The result equals sorting every item
+    by sort_key.
+    """
+    fused.sort(key=lambda f: (-f.score, f.candidate.path, f.candidate.id))
+    out: list[Fused] = []
+    i = 0
+    while i < len(fused):
+        j = i + 1
+        while j < len(fused) and (
+            fused[j - 1].score - fused[j].score <= _NEAR * fused[j - 1].score
+            or fused[j].score < _TINY
+        ):
+            j += 1
+        run = fused[i:j]
+        if len(run) > 1:
+            run.sort(key=sort_key)
+        out.extend(run)
+        i = j
+    return out
