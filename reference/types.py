@@ -91,3 +91,19 @@ def whole_number(value: object, name: str, minimum: int = 1) -> int:
     if value < minimum:
         raise InvalidInput(f"{name} must be >= {minimum}, got {value!r}")
     return int(value)
+
+
+def candidates_from_json(value: object, where: str, *, chunk: bool = False) -> list[Candidate]:
+    """A JSON list of candidates (chunks must carry `content`); errors name the item."""
+    if not isinstance(value, list):
+        raise InvalidInput(f"{where} must be a list")
+    out: list[Candidate] = []
+    for i, item in enumerate(value):
+        at = f"{where}[{i}]"
+        if chunk and isinstance(item, Mapping) and not isinstance(item.get("content"), str):
+            raise InvalidInput(f"{at}.content must be a string (a chunk needs its content)")
+        try:
+            out.append(candidate_from_json(item))
+        except InvalidInput as exc:
+            raise InvalidInput(f"{at}: {exc}") from exc
+    return out

@@ -17,7 +17,13 @@ from pathlib import Path
 from typing import Any
 
 from conformance.ops import JSON, operation
-from reference.types import Candidate, InvalidInput, candidate_from_json, whole_number
+from reference.types import (
+    Candidate,
+    InvalidInput,
+    candidate_from_json,
+    candidates_from_json,
+    whole_number,
+)
 
 DEFAULT_LIMIT = 60  # the pipeline's default candidateK (PIPE-4), the `limit` of BACKEND-5/29
 MAX_VECTOR_LENGTH = 256  # explicit vectors: at most the dimension of hrc-hash-v1
@@ -82,14 +88,7 @@ def _unique_ids(chunks: Sequence[Candidate], what: str) -> None:
 
 
 def _candidates(inp: Mapping[str, Any], name: str, *, chunk: bool) -> list[Candidate]:
-    out: list[Candidate] = []
-    for i, item in enumerate(_list(inp, name)):
-        if chunk and isinstance(item, Mapping) and not isinstance(item.get("content"), str):
-            raise InvalidInput(f"{name}[{i}].content must be a string")
-        try:
-            out.append(candidate_from_json(item))
-        except InvalidInput as exc:
-            raise InvalidInput(f"{name}[{i}]: {exc}") from exc
+    out = candidates_from_json(_list(inp, name), name, chunk=chunk)
     _unique_ids(out, name)
     return out
 

@@ -11,7 +11,12 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from reference.backends.protocols import RerankEntry
-from reference.types import Candidate, IndexError_, InvalidInput, candidate_from_json
+from reference.types import (
+    Candidate,
+    IndexError_,
+    InvalidInput,
+    candidates_from_json,
+)
 
 SCRIPTED_EMBEDDER_NAME = "scripted"
 SCRIPTED_VECTOR = (1.0,)
@@ -115,16 +120,8 @@ def _string(value: Any, where: str) -> str:
 
 
 def _candidates(value: Any, where: str, *, chunk: bool = False) -> list[Candidate]:
-    out: list[Candidate] = []
-    for i, item in enumerate(_list(value, where)):
-        at = f"{where}[{i}]"
-        if chunk and isinstance(item, Mapping) and not isinstance(item.get("content"), str):
-            raise InvalidInput(f"{at}.content must be a string (a chunk needs its content)")
-        try:
-            out.append(candidate_from_json(item))
-        except InvalidInput as exc:
-            raise InvalidInput(f"{at}: {exc}") from exc
-    return out
+    _list(value, where)  # the shape error names the type
+    return candidates_from_json(value, where, chunk=chunk)
 
 
 def _index(raw: Any, chunks: list[Candidate] | None) -> ScriptedIndex:
