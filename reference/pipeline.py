@@ -63,6 +63,16 @@ class Backends:
         return run
 
 
+_BM25_NOT_RUN: dict[str, Any] = {
+    "ran": False,
+    "attempts": [],
+    "usedRetry": False,
+    "winningRung": None,
+    "hits": 0,
+    "error": None,
+}
+
+
 def _error(exc: BaseException) -> dict[str, str]:
     kind = getattr(exc, "kind", "index_error")
     return {"kind": str(kind), "message": str(exc)}
@@ -240,14 +250,7 @@ def search(
             "tokens": [tok.to_json() for tok in parsed.tokens],
             "expression": expression,
         },
-        "bm25": {
-            "ran": bm25 is not None,
-            "attempts": [a.to_json() for a in bm25.attempts] if bm25 else [],
-            "usedRetry": bm25.used_retry if bm25 else False,
-            "winningRung": bm25.winning_rung if bm25 else None,
-            "hits": len(bm25.hits) if bm25 else 0,
-            "error": bm25.error if bm25 else None,
-        },
+        "bm25": {"ran": True, **bm25.trace_json()} if bm25 else {**_BM25_NOT_RUN, "attempts": []},
         "vector": {"ran": vleg.ran, "hits": len(vleg.hits), "error": vleg.error},
         "fusion": {
             "k": req.rrf_k,
