@@ -11,15 +11,15 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from reference import SPEC_VERSION, text
+from reference import SPEC_VERSION
 from reference.backends.protocols import Embedder, Index, RerankEntry, Reranker, VectorStore
 from reference.intent import detect, reweight
 from reference.ladder import Bm25LegResult, plan_ladder, run_bm25_leg
 from reference.modes import resolve_mode
 from reference.query import compile_query, parse
 from reference.request import Request, parse_request
-from reference.rerank import rerank_head
-from reference.rrf import Fused, RankedList, fuse
+from reference.rerank import rerank_head, skip_before_unanimity, skipped
+from reference.rrf import RankedList, fuse
 from reference.trigram import TrigramIndex
 from reference.types import Candidate, IndexError_, InvalidInput
 from reference.unanimity import check as unanimity_check
@@ -112,21 +112,6 @@ def _run_bm25(req: Request, backends: Backends) -> Bm25LegResult:
     )
 
 
-def _rerank_outcome_skip(
-    req: Request, backends: Backends, fused: Sequence[Fused], unanimity_fired: bool
-) -> str | None:
-    """RERANK precedence: disabled, no_reranker, empty, unanimity; None means "run it"."""
-    if not req.rerank:
-        return "disabled"
-    if backends.reranker is None:
-        return "no_reranker"
-    if not fused:
-        return "empty"
-    if unanimity_fired:
-        return "unanimity"
-    return None
-
-
 def search(
     request: Mapping[str, Any], backends: Backends
 ) -> tuple[list[dict[str, Any]], dict[str, Any]]:
@@ -181,7 +166,7 @@ def search(
     timings["fusionMs"] = (time.perf_counter() - t) * 1000
 
     # 7. Unanimity.
-    skip = _rerank_outcome_skip(req, backends, reweighted, False)
+    skip = skip_before_unanimity(req.rerank, backends.reranker is not None, len(reweighted))
     evaluated = skip is None and mode.effective == "hybrid"
     agreements: int | None = None
     fired = False
@@ -194,47 +179,29 @@ def search(
 
     # 8. Rerank.
     t = time.perf_counter()
-    rerank_trace: dict[str, Any]
-    final: list[Fused]
-    scores: list[float | None]
+    provider = backends.reranker.name if backends.reranker is not None else None
     if skip is None:
         assert backends.reranker is not None
-        reranker = backends.reranker
         head = reweighted[: req.rerank_top_n]
         entries: list[RerankEntry] | None = None
         failure: str | None = None
         try:
-            entries = list(reranker.rerank(req.query, [f.candidate for f in head]))
-        except Exception as exc:  # a failing reranker must never lose results (RERANK)
+            entries = list(backends.reranker.rerank(req.query, [f.candidate for f in head]))
+        except Exception as exc:  # a failing reranker must never lose results (RERANK-8)
             failure = str(exc) or type(exc).__name__
-        outcome = rerank_head(reweighted, req.rerank_top_n, entries, failure, reranker.name)
-        final = list(outcome.items)
-        raw_scores: Any = outcome.rerank_scores
-        if isinstance(raw_scores, Mapping):
-            scores = [raw_scores.get(item.candidate.id) for item in final]
-        else:
-            scores = list(raw_scores)
-        rerank_trace = outcome.report()
+        outcome = rerank_head(
+            reweighted, req.rerank_top_n, entries, failure, backends.reranker.name
+        )
     else:
-        final = list(reweighted)
-        scores = [None] * len(final)
-        rerank_trace = {
-            "outcome": skip,
-            "provider": backends.reranker.name if backends.reranker is not None else None,
-            "sent": [],
-            "missing": [],
-            "invented": [],
-            "duplicates": [],
-            "error": None,
-        }
+        outcome = skipped(reweighted, skip, provider)
     timings["rerankMs"] = (time.perf_counter() - t) * 1000
 
     # 9. Truncate.
     results = []
-    for item, rerank_score in zip(final[: req.top_k], scores, strict=False):
+    for item in outcome.items[: req.top_k]:
         row = item.candidate.to_json()
         row["score"] = item.score
-        row["rerankScore"] = rerank_score
+        row["rerankScore"] = outcome.rerank_scores.get(item.id)
         results.append(row)
 
     timings["totalMs"] = (time.perf_counter() - started) * 1000
@@ -267,13 +234,9 @@ def search(
             ],
         },
         "unanimity": {"evaluated": evaluated, "agreements": agreements, "fired": fired},
-        "rerank": rerank_trace,
+        "rerank": outcome.report(),
         "resultIds": [r["id"] for r in results],
         "timings": timings,
     }
     return results, trace
 
-
-def normalised_query(query: str) -> str:
-    """The normalised query text (TEXT-1..4), as the vector leg embeds it."""
-    return text.normalise(query)

@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-import math
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
 from reference import text
 from reference.modes import MODES
+from reference.rrf import check_weight
 from reference.types import InvalidInput, whole_number
 
 DEFAULTS: dict[str, Any] = {
@@ -68,12 +68,11 @@ def _bool(obj: Mapping[str, Any], name: str) -> bool:
 
 
 def _weight(weights: Mapping[str, Any], name: str) -> float:
-    value = weights.get(name, 1)
-    if isinstance(value, bool) or not isinstance(value, int | float):
-        raise InvalidInput(f"request.weights.{name} must be a number, got {value!r}")
-    if not math.isfinite(value) or value < 0:
-        raise InvalidInput(f"request.weights.{name} must be finite and >= 0, got {value!r}")
-    return float(value)
+    """PIPE-1, RRF-3: the same weight rule as a fusion list's."""
+    try:
+        return check_weight(weights.get(name, 1))
+    except InvalidInput as exc:
+        raise InvalidInput(f"request.weights.{name}: {exc}") from exc
 
 
 def parse_request(obj: Mapping[str, Any]) -> Request:

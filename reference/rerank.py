@@ -13,7 +13,7 @@ from typing import Any
 
 from reference.backends.protocols import RerankEntry
 from reference.rrf import Fused
-from reference.types import InvalidInput
+from reference.types import InvalidInput, whole_number
 
 DEFAULT_TOP_N = 20
 RERANKED = "reranked"
@@ -57,14 +57,8 @@ class RerankOutcome:
 
 
 def check_top_n(value: object) -> int:
-    """RERANK-1: rerankTopN is a whole number >= 1 (20.0 is the same as 20)."""
-    if isinstance(value, bool) or not isinstance(value, int | float):
-        raise InvalidInput(f"rerankTopN must be a number, got {value!r}")
-    if isinstance(value, float) and not (math.isfinite(value) and value.is_integer()):
-        raise InvalidInput(f"rerankTopN must be a whole number, got {value!r}")
-    if value < 1:
-        raise InvalidInput(f"rerankTopN must be >= 1, got {value!r}")
-    return int(value)
+    """RERANK-1: rerankTopN is a whole number >= 1 (20.0 is the same as 20, OP-4)."""
+    return whole_number(value, "rerankTopN")
 
 
 def split(fused: Sequence[Fused], top_n: int) -> tuple[list[Fused], list[Fused]]:

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 
 from reference.text import codepoint_key
-from reference.types import Candidate, InvalidInput
+from reference.types import Candidate, InvalidInput, whole_number
 
 DEFAULT_K = 60
 MAX_K = 2**31 - 1
@@ -46,13 +46,9 @@ class Fused:
 
 
 def check_k(k: object) -> int:
-    """RRF-1: k is a whole number in [1, 2^31 − 1]; 60.0 is accepted as 60."""
-    if isinstance(k, bool) or not isinstance(k, int | float):
-        raise InvalidInput(f"k must be a number, got {k!r}")
-    if isinstance(k, float) and not (math.isfinite(k) and k.is_integer()):
-        raise InvalidInput(f"k must be a whole number, got {k!r}")
-    value = int(k)
-    if not 1 <= value <= MAX_K:
+    """RRF-1: k is a whole number in [1, 2^31 − 1]; 60.0 is accepted as 60 (OP-4)."""
+    value = whole_number(k, "k")
+    if value > MAX_K:
         raise InvalidInput(f"k must be between 1 and {MAX_K}, got {k!r}")
     return value
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -85,8 +86,7 @@ def whole_number(value: object, name: str, minimum: int = 1) -> int:
     """OP-4: a JSON number with a whole value (3 and 3.0 alike) that is at least `minimum`."""
     if isinstance(value, bool) or not isinstance(value, int | float):
         raise InvalidInput(f"{name} must be an integer, got {value!r}")
-    if isinstance(value, float) and not (value == value and abs(value) != float("inf")
-                                         and value.is_integer()):
+    if isinstance(value, float) and not (math.isfinite(value) and value.is_integer()):
         raise InvalidInput(f"{name} must be a whole number, got {value!r}")
     if value < minimum:
         raise InvalidInput(f"{name} must be >= {minimum}, got {value!r}")

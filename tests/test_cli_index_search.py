@@ -31,6 +31,15 @@ def notes(tmp_path: Path) -> Path:
     return folder
 
 
+@pytest.fixture
+def indexed(notes: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> Path:
+    """A database indexed from `notes`, with the index command's output consumed."""
+    db = tmp_path / "n.db"
+    assert main(["index", str(notes), "--db", str(db)]) == 0
+    capsys.readouterr()
+    return db
+
+
 def test_index_then_search_finds_the_note(
     notes: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -45,24 +54,18 @@ def test_index_then_search_finds_the_note(
 
 
 def test_reindexing_unchanged_files_writes_nothing(
-    notes: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+    notes: Path, indexed: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     """BACKEND-17: a second run over the same files is a no-op."""
-    db = tmp_path / "n.db"
-    main(["index", str(notes), "--db", str(db)])
-    capsys.readouterr()
-    assert main(["index", str(notes), "--db", str(db)]) == 0
+    assert main(["index", str(notes), "--db", str(indexed)]) == 0
     assert "0 added, 0 updated, 2 unchanged, 0 removed" in capsys.readouterr().out
 
 
 def test_search_trace_shows_the_ladder(
-    notes: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+    indexed: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     """LADDER-2: `--trace` prints every rung reached, force-refresh included."""
-    db = tmp_path / "n.db"
-    main(["index", str(notes), "--db", str(db)])
-    capsys.readouterr()
-    assert main(["search", "--db", str(db), "kubernets", "--trace", "--mode", "bm25"]) == 0
+    assert main(["search", "--db", str(indexed), "kubernets", "--trace", "--mode", "bm25"]) == 0
     out = capsys.readouterr().out
     assert "rung force-refresh" in out and "rung trigram_fuzzy" in out
     assert "kubernetes.md" in out
@@ -79,14 +82,9 @@ def test_missing_database_is_a_one_line_error(
     assert not db.exists()
 
 
-def test_empty_query_is_rejected(
-    notes: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
-) -> None:
+def test_empty_query_is_rejected(indexed: Path, capsys: pytest.CaptureFixture[str]) -> None:
     """PIPE-2: an empty query is an error, not an empty result."""
-    db = tmp_path / "n.db"
-    main(["index", str(notes), "--db", str(db)])
-    capsys.readouterr()
-    assert main(["search", "--db", str(db), " \u200b "]) == 2
+    assert main(["search", "--db", str(indexed), " \u200b "]) == 2
     assert "empty" in capsys.readouterr().err
 
 

@@ -1368,15 +1368,15 @@ def _rerank_failed_sent() -> None:
 )
 def _rerank_precedence() -> None:
     pipe = _mod("reference.pipeline")
-    original = pipe._rerank_outcome_skip
+    original = pipe.skip_before_unanimity
 
-    def skip(req: Any, backends: Any, fused: Sequence[Any], fired: bool) -> str | None:
-        if req.rerank and not fused:
+    def skip(enabled: bool, has_reranker: bool, fused_count: int) -> str | None:
+        if enabled and fused_count == 0:
             return "empty"
-        result: str | None = original(req, backends, fused, fired)
+        result: str | None = original(enabled, has_reranker, fused_count)
         return result
 
-    set_attr(pipe, "_rerank_outcome_skip", skip)
+    set_attr(pipe, "skip_before_unanimity", skip)
 
 
 @mutant(
