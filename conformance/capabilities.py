@@ -89,9 +89,9 @@ def _named_data(op: str, data: Mapping[str, Any], data_dir: Path) -> set[str]:
     out: set[str] = set()
     for key, value in fields:
         cap_prefix, file_prefix = _NAMED_DATA[key]
-        if isinstance(value, str) and value != DEFAULT_DATA_NAME:
-            if value in data_table_names(data_dir, file_prefix):
-                out.add(cap_prefix + value)
+        known = data_table_names(data_dir, file_prefix)
+        if isinstance(value, str) and value != DEFAULT_DATA_NAME and value in known:
+            out.add(cap_prefix + value)
     return out
 
 

@@ -264,7 +264,7 @@ def _checked_requires(
         if not profiles.NAME.fullmatch(profile):
             problems.append(f"profile folder name {profile!r} is not a valid profile name")
         if not case_id.startswith(f"{profiles.PROFILES_DIR}/{profile}/"):
-            problems.append(f"a case of profile {profile!r} has an id starting 'profiles/{profile}/'")
+            problems.append(f"a case of profile {profile!r} needs an id 'profiles/{profile}/...'")
         if op_owner is not None and op_owner != profile:
             problems.append(f"operation {op!r} belongs to profile {op_owner!r}, not {profile!r}")
         own = profiles.capability(profile)
