@@ -7,6 +7,7 @@ Loader (PROFILE-1, PROFILE-3, PROFILE-4), versions (PROFILE-2, PROTO-31), core u
 from __future__ import annotations
 
 import json
+import re
 import shlex
 import shutil
 from pathlib import Path
@@ -63,7 +64,7 @@ def test_profile_operation_outside_its_profile_is_a_malformed_case(tmp_path: Pat
     """PROFILE-4 `echo.reverse` may only be called by cases under golden/profiles/echo/."""
     kit = _copy_kit(tmp_path)
     shutil.move(kit / "golden/profiles/echo/reverse.yaml", kit / "golden/core/reverse.yaml")
-    with pytest.raises(CaseFileError, match="profile operation 'echo.reverse' outside"):
+    with pytest.raises(CaseFileError, match=re.escape("profile operation 'echo.reverse' outside")):
         _load(kit)
 
 
@@ -87,7 +88,7 @@ def test_profile_case_id_names_its_profile(tmp_path: Path) -> None:
         path.read_text(encoding="utf-8").replace("profiles/echo/core-op/length", "echo/x/y"),
         encoding="utf-8",
     )
-    with pytest.raises(CaseFileError, match="needs an id 'profiles/echo/...'"):
+    with pytest.raises(CaseFileError, match=re.escape("needs an id 'profiles/echo/...'")):
         _load(kit)
 
 
