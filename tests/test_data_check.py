@@ -116,6 +116,23 @@ def test_stale_empty_or_unknown_data_fails_the_run_though_every_case_passed(
     assert "| FAILED (1) |" in capsys.readouterr().out
 
 
+def test_junit_shows_a_failed_data_check_as_a_failing_testcase(tmp_path: Path) -> None:
+    """PROTO-29 A CI dashboard reading JUnit is red when the data check failed."""
+    import xml.etree.ElementTree as ET
+
+    golden = write_tiny_golden(tmp_path)
+    path = tmp_path / "junit.xml"
+    assert cli.main(["run", "--quiet", "--golden", str(golden), "--adapter",
+                     " ".join(fake("data_files", "stale")), "--junit", str(path)]) == 1
+    suite = ET.parse(path).getroot().find("testsuite")
+    assert suite is not None
+    assert (suite.get("tests"), suite.get("failures")) == ("7", "1")
+    failure = suite.find("testcase[@name='hrc-data-files']/failure")
+    assert failure is not None and "stale" in (failure.text or "")
+    prop = suite.find("properties/property[@name='dataCheck']")
+    assert prop is not None and prop.get("value") == "failed"
+
+
 def test_no_data_files_is_a_warning_not_a_failure(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
