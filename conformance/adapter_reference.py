@@ -39,14 +39,30 @@ def loaded_data_files() -> dict[str, str]:
     return data.loaded_files()
 
 
+def reference_profiles() -> dict[str, str]:
+    """Profile name -> version for every profile the reference implements (PROTO-31)."""
+    from reference.profiles import discover
+
+    return {name: profile.version for name, profile in discover().items()}
+
+
 def hello_message(
     handlers: dict[str, Handler],
-    capabilities: Sequence[str] = CAPABILITIES,
+    capabilities: Sequence[str] | None = None,
     profiles: Mapping[str, str] | None = None,
 ) -> Message:
-    """The adapter hello (PROTO-6): operations, capabilities, dataFiles, profile versions."""
+    """The adapter hello (PROTO-6): operations, capabilities, dataFiles, profile versions.
+
+    By default the capabilities are CAPABILITIES plus `profile:NAME` for every reference
+    profile, and `profiles` gives their versions.
+    """
     from conformance.report import kit_version
     from reference import SPEC_VERSION
+
+    if profiles is None:
+        profiles = reference_profiles()
+    if capabilities is None:
+        capabilities = [*CAPABILITIES, *(f"profile:{name}" for name in sorted(profiles))]
 
     message: Message = {
         "type": "hello",
@@ -104,7 +120,7 @@ def serve(
     stdin: BinaryIO,
     stdout: BinaryIO,
     handlers: dict[str, Handler] | None = None,
-    capabilities: Sequence[str] = CAPABILITIES,
+    capabilities: Sequence[str] | None = None,
     profiles: Mapping[str, str] | None = None,
 ) -> int:
     """The adapter loop; returns the exit status. Profile ports pass their own handlers,

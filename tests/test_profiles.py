@@ -10,6 +10,7 @@ import json
 import re
 import shlex
 import shutil
+import sys
 from pathlib import Path
 
 import pytest
@@ -204,3 +205,54 @@ def test_pytest_plugin_skips_an_undeclared_profile(pytester: pytest.Pytester) ->
         "-k", "echo",
     )
     selected.assert_outcomes(passed=3)
+
+
+def test_reference_declares_and_serves_every_profile_package(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """PROFILE-1 PROFILE-2 A reference/profiles/ package is declared, versioned and served."""
+    import reference.profiles
+    from conformance.adapter_reference import answer, hello_message
+    from conformance.ops import registry
+
+    package = tmp_path / "echo"
+    package.mkdir()
+    (package / "__init__.py").write_text(
+        'VERSION = "1.2.0"\n'
+        "OPERATIONS = {'echo.reverse': lambda data: {'reversed': data['text'][::-1]}}\n",
+        encoding="utf-8",
+    )
+    monkeypatch.setattr(reference.profiles, "__path__", [str(tmp_path)])
+    monkeypatch.delitem(sys.modules, "reference.profiles.echo", raising=False)
+    handlers = registry()
+    assert "echo.reverse" in handlers and "rrf" in handlers
+    hello = hello_message(handlers)
+    assert "profile:echo" in hello["capabilities"]
+    assert hello["profiles"] == {"echo": "1.2.0"}
+    request = {"type": "run", "seq": 1, "case": "profiles/echo/reverse/ascii",
+               "op": "echo.reverse", "input": {"text": "abc"}}
+    assert answer(handlers, request)["output"] == {"reversed": "cba"}
+    assert profiles.consistency_problems(
+        profiles.chapter_versions(KIT / "spec"), {"echo": hello["profiles"]["echo"]}
+    ) == []
+    monkeypatch.delitem(sys.modules, "reference.profiles.echo", raising=False)
+
+
+def test_chapters_and_reference_profiles_must_agree() -> None:
+    """PROFILE-2 A chapter needs a reference package of the same version, and the reverse."""
+    assert profiles.consistency_problems({"a": "1.0.0"}, {"a": "1.1.0", "b": "1.0.0"}) == [
+        "reference profile 'b' has no chapter spec/profiles/b.md",
+        "reference profile 'a' is version 1.1.0, its chapter 1.0.0",
+    ]
+    assert profiles.consistency_problems({"c": "1.0.0"}, {}) == [
+        "profile 'c' has a chapter but no reference/profiles/ package"
+    ]
+
+
+def test_shipped_profiles_have_matching_reference_packages() -> None:
+    """PROFILE-1 Every spec/profiles/NAME.md of the kit has its reference package, same version."""
+    from conformance.adapter_reference import reference_profiles
+    from reference.data import kit_root
+
+    shipped = profiles.chapter_versions(kit_root() / "spec")
+    assert profiles.consistency_problems(shipped, reference_profiles()) == []
