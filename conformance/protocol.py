@@ -167,7 +167,13 @@ class Hello:
         return out
 
     def not_applicable_reason(self, op: str, requires: tuple[str, ...]) -> str | None:
-        """Why a case cannot run on this adapter (PROTO-7), or None when it can."""
+        """Why a case cannot run on this adapter (PROTO-7), or None when it can.
+
+        A missing profile is named first: it explains a missing `NAME.op` too (PROFILE-3).
+        """
+        profile = [c for c in requires if c.startswith("profile:") and c not in self.capabilities]
+        if profile:
+            return "capability " + ", ".join(repr(c) for c in profile) + " is not declared"
         if op not in self.operations:
             return f"operation {op!r} is not declared by the adapter"
         missing = [c for c in requires if c not in self.capabilities]
