@@ -1,7 +1,10 @@
 """The reference adapter: `python -m conformance.adapter_reference` (spec/adapter-protocol.md).
 
 Speaks protocol 1 on stdin/stdout and dispatches every `run` to conformance.ops.registry().
-It never dies on a bad input (PROTO-11): an exception with a `kind` attribute becomes an error
+Its hello reports the SHA-256 of every spec/data file the reference loaded (PROTO-28): it loads
+them all through reference.data before answering, so a missing or malformed file fails at
+start-up and the hashes are of the bytes the reference parsed. It never dies on a bad input
+(PROTO-11): an exception with a `kind` attribute becomes an error
 answer of that kind; anything else is a bug in the reference, answered as `internal_error`
 with the traceback written to stderr.
 """
@@ -10,14 +13,14 @@ from __future__ import annotations
 
 import sys
 import traceback
-from collections.abc import Callable
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any, BinaryIO
 
 from conformance import protocol
 from conformance.protocol import Message, ProtocolError
 
 NAME = "hrc-reference"
-CAPABILITIES = ("sqlite-fts5", "embedder:hrc-hash-v1", "reranker:hrc-lexical-v1")
+CAPABILITIES = ("sqlite-fts5", "embedder:hrc-hash-v1", "reranker:hrc-lexical-v1", "rrf-weights")
 
 Handler = Callable[[dict[str, Any]], dict[str, Any]]
 
@@ -27,19 +30,53 @@ def _log(text: str) -> None:
     sys.stderr.flush()
 
 
-def hello_message(handlers: dict[str, Handler]) -> Message:
+def loaded_data_files() -> dict[str, str]:
+    """Load every spec/data file through reference.data; name -> SHA-256 of the bytes read."""
+    from reference import data
+
+    for name in data.data_file_names():
+        data.load_json(name)
+    return data.loaded_files()
+
+
+def reference_profiles() -> dict[str, str]:
+    """Profile name -> version for every profile the reference implements (PROTO-31)."""
+    from reference.profiles import discover
+
+    return {name: profile.version for name, profile in discover().items()}
+
+
+def hello_message(
+    handlers: dict[str, Handler],
+    capabilities: Sequence[str] | None = None,
+    profiles: Mapping[str, str] | None = None,
+) -> Message:
+    """The adapter hello (PROTO-6): operations, capabilities, dataFiles, profile versions.
+
+    By default the capabilities are CAPABILITIES plus `profile:NAME` for every reference
+    profile, and `profiles` gives their versions.
+    """
     from conformance.report import kit_version
     from reference import SPEC_VERSION
 
-    return {
+    if profiles is None:
+        profiles = reference_profiles()
+    if capabilities is None:
+        capabilities = [*CAPABILITIES, *(f"profile:{name}" for name in sorted(profiles))]
+
+    message: Message = {
         "type": "hello",
         "protocol": protocol.PROTOCOL_VERSION,
         "name": NAME,
         "version": kit_version(),
         "specVersion": SPEC_VERSION,
         "operations": sorted(handlers),
-        "capabilities": list(CAPABILITIES),
+        "capabilities": list(capabilities),
+        "dataFiles": loaded_data_files(),
     }
+    if profiles:
+        message["profiles"] = dict(profiles)
+    return message
 
 
 def answer(handlers: dict[str, Handler], request: Message) -> Message:
@@ -79,8 +116,15 @@ def _write(out: BinaryIO, message: Message) -> None:
     out.flush()
 
 
-def serve(stdin: BinaryIO, stdout: BinaryIO, handlers: dict[str, Handler] | None = None) -> int:
-    """The adapter loop; returns the exit status."""
+def serve(
+    stdin: BinaryIO,
+    stdout: BinaryIO,
+    handlers: dict[str, Handler] | None = None,
+    capabilities: Sequence[str] | None = None,
+    profiles: Mapping[str, str] | None = None,
+) -> int:
+    """The adapter loop; returns the exit status. Profile ports pass their own handlers,
+    capabilities (with `profile:NAME`) and profile versions (PROTO-31)."""
     if handlers is None:
         from conformance.ops import registry
 
@@ -98,7 +142,7 @@ def serve(stdin: BinaryIO, stdout: BinaryIO, handlers: dict[str, Handler] | None
         if kind == "hello":
             if message["protocol"] != protocol.PROTOCOL_VERSION:
                 _log(f"runner speaks protocol {message['protocol']}; answering with ours")
-            _write(stdout, hello_message(handlers))
+            _write(stdout, hello_message(handlers, capabilities, profiles))
         elif kind == "run":
             _write(stdout, answer(handlers, message))
         elif kind == "bye":

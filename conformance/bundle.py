@@ -3,7 +3,9 @@
 Each case carries `hash`, the SHA-256 of the canonical JSON of `{"input", "expect"}` (keys
 sorted, no spaces, UTF-8, numbers as Python's shortest repr). The hash is an opaque change
 detector computed by the kit: compare hashes between releases to see which expectations
-changed; ports need not recompute it.
+changed; ports need not recompute it. The bundle also lists the suite's profiles with their
+versions (a case's `profile` names its own, PROFILE-3) and `dataFiles`, the SHA-256 of every
+spec/data file, so an in-process harness can run the data check itself (PROTO-29).
 """
 
 from __future__ import annotations
@@ -15,7 +17,9 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from conformance.cases import Case, CaseFileError, case_files, load_all
+from conformance.cases import Case, CaseFileError, case_files, load_all, suite_profiles
+from conformance.datafiles import kit_hashes
+from conformance.profiles import spec_dir_for
 
 BUNDLE_FORMAT = 1
 
@@ -31,7 +35,7 @@ def case_hash(case: Case) -> str:
     return "sha256:" + hashlib.sha256(payload.encode("utf-8")).hexdigest()
 
 
-def build(cases: list[Case]) -> dict[str, Any]:
+def build(cases: list[Case], golden: Path | None = None) -> dict[str, Any]:
     from conformance.protocol import PROTOCOL_VERSION
     from conformance.report import kit_version
     from reference import SPEC_VERSION
@@ -46,6 +50,8 @@ def build(cases: list[Case]) -> dict[str, Any]:
         "specVersion": SPEC_VERSION,
         "protocol": PROTOCOL_VERSION,
         "kitVersion": kit_version(),
+        "profiles": suite_profiles(cases, golden),
+        "dataFiles": kit_hashes(spec_dir_for(golden) / "data"),
         "caseCount": len(entries),
         "cases": entries,
     }
@@ -67,11 +73,12 @@ def register(subparsers: Any) -> None:
 
 def cmd_bundle(args: argparse.Namespace) -> int:
     try:
-        cases = load_all(case_files(args.golden) if args.golden is not None else None)
+        cases = load_all(case_files(args.golden), root=args.golden)
     except CaseFileError as exc:
         print(f"hrc bundle: {exc}", file=sys.stderr)
         return 2
-    text = json.dumps(build(cases), ensure_ascii=False, indent=1, allow_nan=False) + "\n"
+    document = build(cases, args.golden)
+    text = json.dumps(document, ensure_ascii=False, indent=1, allow_nan=False) + "\n"
     if args.output == "-":
         sys.stdout.write(text)
     else:

@@ -17,6 +17,7 @@ from typing import Any
 import jsonschema
 import yaml
 
+from conformance import capabilities, profiles
 from reference.data import kit_root
 
 
@@ -43,6 +44,8 @@ class Case:
     tags: tuple[str, ...] = ()
     requires: tuple[str, ...] = ()
     stage: str = field(default="")
+    #: the profile this case belongs to (golden/profiles/NAME/), None for the core (PROFILE-3).
+    profile: str | None = None
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -53,6 +56,7 @@ class Case:
             "clauses": list(self.clauses),
             "tags": list(self.tags),
             "requires": list(self.requires),
+            "profile": self.profile,
             "input": self.input,
             "expect": self.expect,
             "source": f"{self.file}:{self.line}",
@@ -159,18 +163,47 @@ def _ambiguous_plain_scalar(node: yaml.ScalarNode) -> str | None:
     return None
 
 
-def load_file(path: Path) -> list[Case]:
-    """Parse and validate one case file; raises CaseFileError with `path:line: message`."""
+def load_file(path: Path, root: Path | None = None) -> list[Case]:
+    """Parse and validate one case file; raises CaseFileError with `path:line: message`.
+
+    `root` is the golden directory the file belongs to (default: the kit's); a file under
+    `root/profiles/NAME/` belongs to profile NAME (PROFILE-3).
+    """
     rel = _rel(path)
     try:
         text = path.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as exc:
         raise CaseFileError(f"{rel}:1: cannot read: {exc}") from exc
-    return load_text(text, rel, path.parent.name)
+    base = root if root is not None else golden_dir()
+    profile = profile_of_path(path, base)
+    stage = path.parent.name if profile is None else profiles.capability(profile)
+    data_dir = profiles.spec_dir_for(root) / "data"
+    return load_text(text, rel, stage, profile=profile, data_dir=data_dir)
 
 
-def load_text(text: str, rel: str, stage: str) -> list[Case]:
-    """Parse and validate the text of a case file named `rel` in folder `stage`."""
+def profile_of_path(path: Path, root: Path) -> str | None:
+    """NAME for a file under `root/profiles/NAME/`, None for a core file (PROFILE-1)."""
+    try:
+        parts = path.resolve().relative_to(root.resolve()).parts
+    except ValueError:
+        return None
+    if len(parts) >= 3 and parts[0] == profiles.PROFILES_DIR:
+        return parts[1]
+    return None
+
+
+def load_text(
+    text: str,
+    rel: str,
+    stage: str,
+    profile: str | None = None,
+    data_dir: Path | None = None,
+) -> list[Case]:
+    """Parse and validate the text of a case file named `rel` in folder `stage`.
+
+    `profile` names the profile the file belongs to; `data_dir` is the spec/data that names
+    the optional data tables (default: the kit's).
+    """
     loader = _Loader(text)
     try:
         node = loader.get_single_node()
@@ -191,8 +224,11 @@ def load_text(text: str, rel: str, stage: str) -> list[Case]:
         line = _line_of(node, where)
         loc = "/".join(str(p) for p in where) or "(root)"
         raise CaseFileError(f"{rel}:{line}: schema violation at {loc}: {err.message}")
+    data_dir = data_dir if data_dir is not None else kit_root() / "spec" / "data"
     cases: list[Case] = []
     for i, raw in enumerate(data["cases"]):
+        line = _line_of(node, ["cases", i])
+        requires = _checked_requires(data["op"], raw, profile, data_dir, f"{rel}:{line}")
         cases.append(
             Case(
                 id=raw["id"],
@@ -202,13 +238,52 @@ def load_text(text: str, rel: str, stage: str) -> list[Case]:
                 input=raw["input"],
                 expect=raw["expect"],
                 file=rel,
-                line=_line_of(node, ["cases", i]),
+                line=line,
                 tags=tuple(raw.get("tags", ())),
-                requires=tuple(raw.get("requires", ())),
+                requires=requires,
                 stage=stage,
+                profile=profile,
             )
         )
     return cases
+
+
+def _checked_requires(
+    op: str, raw: dict[str, Any], profile: str | None, data_dir: Path, where: str
+) -> tuple[str, ...]:
+    """The case's `requires`, checked against its input and its place (PROTO-27, PROFILE-3/4).
+
+    A profile case gets `profile:NAME` added here, never by hand; a core case may not name a
+    profile, a profile operation or a `profiles/` id.
+    """
+    case_id: str = raw["id"]
+    requires = list(raw.get("requires", ()))
+    problems: list[str] = []
+    op_owner = profiles.op_profile(op)
+    if profile is not None:
+        if not profiles.NAME.fullmatch(profile):
+            problems.append(f"profile folder name {profile!r} is not a valid profile name")
+        if not case_id.startswith(f"{profiles.PROFILES_DIR}/{profile}/"):
+            problems.append(f"a case of profile {profile!r} needs an id 'profiles/{profile}/...'")
+        if op_owner is not None and op_owner != profile:
+            problems.append(f"operation {op!r} belongs to profile {op_owner!r}, not {profile!r}")
+        own = profiles.capability(profile)
+        if own not in requires:
+            requires.append(own)
+    else:
+        if case_id.startswith(f"{profiles.PROFILES_DIR}/"):
+            problems.append("an id starting 'profiles/' belongs under golden/profiles/NAME/")
+        if op_owner is not None:
+            problems.append(f"profile operation {op!r} outside golden/profiles/{op_owner}/")
+    strangers = [
+        c for c in requires
+        if profiles.name_of_capability(c) not in (None, profile)
+    ]
+    problems += [f"{c!r} can only be required by cases under golden/profiles/" for c in strangers]
+    problems += capabilities.requirement_problems(op, raw["input"], requires, data_dir)
+    if problems:
+        raise CaseFileError(f"{where}: case {case_id}: " + "; ".join(problems))
+    return tuple(requires)
 
 
 def case_files(root: Path | None = None) -> list[Path]:
@@ -216,21 +291,40 @@ def case_files(root: Path | None = None) -> list[Path]:
     return sorted(p for p in base.rglob("*.yaml") if p.is_file())
 
 
-def load_all(files: Iterable[Path] | None = None) -> list[Case]:
-    """Every case of every file, checked for id uniqueness across files."""
+def load_all(files: Iterable[Path] | None = None, root: Path | None = None) -> list[Case]:
+    """Every case of every file, checked for id uniqueness across files.
+
+    `root` is the golden directory (default: the kit's); pass it with `files` from
+    `case_files(root)` so that profile cases are recognised (PROFILE-3).
+    """
     seen: dict[str, Case] = {}
     out: list[Case] = []
-    for path in files if files is not None else case_files():
-        for case in load_file(path):
+    checked: set[str] = set()
+    spec_dir = profiles.spec_dir_for(root)
+    for path in files if files is not None else case_files(root):
+        for case in load_file(path, root):
             if case.id in seen:
                 first = seen[case.id]
                 raise CaseFileError(
                     f"{case.file}:{case.line}: duplicate case id {case.id!r} "
                     f"(first defined at {first.file}:{first.line})"
                 )
+            if case.profile is not None and case.profile not in checked:
+                try:
+                    profiles.version(spec_dir, case.profile)
+                except profiles.ProfileError as exc:
+                    raise CaseFileError(f"{case.file}:{case.line}: {exc}") from exc
+                checked.add(case.profile)
             seen[case.id] = case
             out.append(case)
     return out
+
+
+def suite_profiles(cases: Iterable[Case], golden: Path | None = None) -> dict[str, str]:
+    """Profile name -> version for the profiles the cases belong to (PROFILE-2)."""
+    spec_dir = profiles.spec_dir_for(golden)
+    names = sorted({c.profile for c in cases if c.profile is not None})
+    return {name: profiles.version(spec_dir, name) for name in names}
 
 
 def matches(case: Case, pattern: str) -> bool:

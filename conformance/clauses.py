@@ -23,10 +23,12 @@ class Clause:
 
 
 def defined_clauses(spec_dir: Path | None = None) -> dict[str, Clause]:
-    """Every `- **PREFIX-N**` definition in spec/*.md; a clause defined twice is an error."""
+    """Every `- **PREFIX-N**` definition in spec/*.md and spec/profiles/*.md (PROFILE-1);
+    a clause defined twice is an error."""
     base = spec_dir or (kit_root() / "spec")
     found: dict[str, Clause] = {}
-    for path in sorted(base.glob("*.md")):
+    chapters = sorted(base.glob("*.md")) + sorted(base.glob("profiles/*.md"))
+    for path in chapters:
         text = path.read_text(encoding="utf-8")
         for match in DEFINITION.finditer(text):
             cid = match.group(1)
@@ -36,7 +38,7 @@ def defined_clauses(spec_dir: Path | None = None) -> dict[str, Clause]:
                 raise ValueError(
                     f"{path.name}:{line}: clause {cid} already defined at {first.file}:{first.line}"
                 )
-            found[cid] = Clause(cid, path.name, line)
+            found[cid] = Clause(cid, path.relative_to(base).as_posix(), line)
     return found
 
 

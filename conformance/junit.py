@@ -2,7 +2,9 @@
 
 Mapping: `failed` and `xpass` are <failure>; `errored`, `crashed`, `timed_out` and
 `protocol_violation` are <error> with the outcome as its type; `not_applicable` and `xfail`
-are <skipped> with the reason. Characters XML 1.0 cannot carry (golden inputs contain NUL and
+are <skipped> with the reason. A failed data check (PROTO-29) adds one more <testcase>,
+`hrc-data-files`, with a <failure>, so a dashboard is red whenever `hrc run` exits 1; the check's
+status is also a suite property. Characters XML 1.0 cannot carry (golden inputs contain NUL and
 other controls) are written as \\uXXXX.
 """
 
@@ -42,13 +44,14 @@ def _detail(result: CaseResult) -> str:
 
 def to_element(run: RunResult) -> ET.Element:
     counts = run.counts()
+    data_failed = run.data_check is not None and run.data_check.failed
     suites = ET.Element("testsuites", name="hrc")
     suite = ET.SubElement(
         suites,
         "testsuite",
         name="hrc",
-        tests=str(len(run.results)),
-        failures=str(sum(counts[s] for s in _FAILURE)),
+        tests=str(len(run.results) + data_failed),
+        failures=str(sum(counts[s] for s in _FAILURE) + data_failed),
         errors=str(sum(counts[s] for s in _ERROR)),
         skipped=str(sum(counts[s] for s in _SKIPPED)),
         time=f"{run.duration_ms / 1000:.3f}",
@@ -62,6 +65,8 @@ def to_element(run: RunResult) -> ET.Element:
             ("specVersion", run.hello.spec_version),
         ):
             ET.SubElement(props, "property", name=name, value=xml_safe(value))
+        if run.data_check is not None:
+            ET.SubElement(props, "property", name="dataCheck", value=run.data_check.status)
     for result in run.results:
         case = result.case
         tc = ET.SubElement(
@@ -85,6 +90,12 @@ def to_element(run: RunResult) -> ET.Element:
         if result.stderr and result.status != "passed":
             err = ET.SubElement(tc, "system-err")
             err.text = xml_safe("\n".join(result.stderr))
+    if data_failed and run.data_check is not None:
+        tc = ET.SubElement(suite, "testcase", classname="hrc.data", name="hrc-data-files")
+        el = ET.SubElement(
+            tc, "failure", message=xml_safe(run.data_check.summary()), type="data_check"
+        )
+        el.text = xml_safe("\n".join(f.describe() for f in run.data_check.problems()))
     return suites
 
 

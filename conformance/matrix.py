@@ -2,7 +2,8 @@
 
 A cell is `passed/total` for the cases of that stage in that report; `n/a` marks stages where
 every case was not applicable, and a trailing `*` marks cells with some not-applicable cases.
-Reports are validated and must be complete (PROTO-26).
+Profiles (`profile:NAME`, PROFILE-6) come after the core stages; the `data` column shows the
+data check (PROTO-29). Reports are validated and must be complete (PROTO-26).
 """
 
 from __future__ import annotations
@@ -43,6 +44,23 @@ class Row:
     port: str
     cells: dict[str, Cell] = field(default_factory=dict)
     total: Cell = field(default_factory=Cell)
+    data: str = "–"
+
+
+def data_cell(document: dict[str, Any]) -> str:
+    """`ok`, `FAILED (n)` (stale or unknown files), `unreported`, or `–` without a hello."""
+    check = document.get("dataCheck")
+    if check is None:
+        return "–"
+    if check["status"] == "failed":
+        bad = sum(f["status"] in ("stale", "unknown") for f in check["files"])
+        return f"FAILED ({bad})"
+    return str(check["status"])
+
+
+def stage_order(stage: str) -> tuple[bool, str]:
+    """Core stages first, then profiles, each alphabetically."""
+    return (stage.startswith("profile:"), stage)
 
 
 def port_label(document: dict[str, Any]) -> str:
@@ -56,14 +74,14 @@ def build(documents: list[dict[str, Any]]) -> tuple[list[str], list[Row]]:
     stages: set[str] = set()
     rows: list[Row] = []
     for document in documents:
-        row = Row(port_label(document))
+        row = Row(port_label(document), data=data_cell(document))
         for case in document["cases"]:
             stage = case["stage"] or "(none)"
             stages.add(stage)
             row.cells.setdefault(stage, Cell()).add(case["status"])
             row.total.add(case["status"])
         rows.append(row)
-    return sorted(stages), rows
+    return sorted(stages, key=stage_order), rows
 
 
 def _escape(text: str) -> str:
@@ -71,23 +89,30 @@ def _escape(text: str) -> str:
 
 
 def render_markdown(stages: list[str], rows: list[Row]) -> str:
-    header = ["port", *stages, "total"]
+    header = ["port", *stages, "total", "data"]
     lines = [
         "| " + " | ".join(_escape(h) for h in header) + " |",
         "|" + "|".join(["---"] + [":---:"] * (len(header) - 1)) + "|",
     ]
     for row in rows:
         cells = [row.cells.get(s, Cell()).render() for s in stages]
-        lines.append("| " + " | ".join([_escape(row.port), *cells, row.total.render()]) + " |")
+        row_cells = [_escape(row.port), *cells, row.total.render(), row.data]
+        lines.append("| " + " | ".join(row_cells) + " |")
     lines.append("")
     lines.append("`passed/total` per stage; `*` some cases not applicable; `n/a` none applicable.")
+    lines.append("`profile:NAME` columns are profiles; `data` is the spec/data check (PROTO-29).")
     return "\n".join(lines) + "\n"
 
 
 def render_text(stages: list[str], rows: list[Row]) -> str:
-    header = ["port", *stages, "total"]
+    header = ["port", *stages, "total", "data"]
     table = [header] + [
-        [row.port, *[row.cells.get(s, Cell()).render() for s in stages], row.total.render()]
+        [
+            row.port,
+            *[row.cells.get(s, Cell()).render() for s in stages],
+            row.total.render(),
+            row.data,
+        ]
         for row in rows
     ]
     widths = [max(len(r[i]) for r in table) for i in range(len(header))]

@@ -130,6 +130,10 @@ class Hello:
     operations: frozenset[str]
     capabilities: frozenset[str]
     raw: Message = field(default_factory=dict, compare=False)
+    #: `dataFiles`: spec/data file name -> SHA-256 hex of the bytes loaded; None when absent.
+    data_files: dict[str, str] | None = field(default=None, compare=False)
+    #: `profiles`: profile name -> the profile version the port implements (PROTO-31).
+    profiles: dict[str, str] = field(default_factory=dict, compare=False)
 
     @classmethod
     def from_message(cls, message: Message) -> Hello:
@@ -142,11 +146,13 @@ class Hello:
             operations=frozenset(message["operations"]),
             capabilities=frozenset(message["capabilities"]),
             raw=dict(message),
+            data_files=dict(message["dataFiles"]) if "dataFiles" in message else None,
+            profiles=dict(message.get("profiles", {})),
         )
 
     def to_json(self) -> dict[str, Any]:
         """The hello fields for reports (camelCase, lists sorted)."""
-        return {
+        out: dict[str, Any] = {
             "name": self.name,
             "version": self.version,
             "specVersion": self.spec_version,
@@ -154,9 +160,20 @@ class Hello:
             "operations": sorted(self.operations),
             "capabilities": sorted(self.capabilities),
         }
+        if self.data_files is not None:
+            out["dataFiles"] = dict(sorted(self.data_files.items()))
+        if self.profiles:
+            out["profiles"] = dict(sorted(self.profiles.items()))
+        return out
 
     def not_applicable_reason(self, op: str, requires: tuple[str, ...]) -> str | None:
-        """Why a case cannot run on this adapter (PROTO-7), or None when it can."""
+        """Why a case cannot run on this adapter (PROTO-7), or None when it can.
+
+        A missing profile is named first: it explains a missing `NAME.op` too (PROFILE-3).
+        """
+        profile = [c for c in requires if c.startswith("profile:") and c not in self.capabilities]
+        if profile:
+            return "capability " + ", ".join(repr(c) for c in profile) + " is not declared"
         if op not in self.operations:
             return f"operation {op!r} is not declared by the adapter"
         missing = [c for c in requires if c not in self.capabilities]

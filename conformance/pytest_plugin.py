@@ -3,20 +3,24 @@
 Items are added under one synthetic collector during collection (before `-k`/`-m`
 deselection, so both work on case ids), share one adapter session, and report:
 a mismatch as a failure naming the field, a not-applicable case as an explicit skip with its
-reason, and a case listed in `--hrc-expected-failures` as a strict xfail. Without
-`--hrc-adapter` the plugin does nothing.
+reason, and a case listed in `--hrc-expected-failures` as a strict xfail. A first item,
+`hrc-data-files`, fails when the adapter loaded stale or unknown spec/data files and warns
+when its hello reports none (PROTO-29, PROTO-30). A profile case carries its profile's
+capability (`profile:NAME`) as a keyword. Without `--hrc-adapter` the plugin does nothing.
 """
 
 from __future__ import annotations
 
 import shlex
+import warnings
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 from conformance.cases import Case, CaseFileError, case_files, load_all
-from conformance.runner import AdapterSession, CaseResult, RunOptions
+from conformance.profiles import spec_dir_for
+from conformance.runner import AdapterSession, CaseResult, RunOptions, check_data
 from reference.data import kit_root
 
 _SESSION = pytest.StashKey[AdapterSession]()
@@ -60,7 +64,48 @@ class HrcSuite(pytest.Collector):
         self.cases = cases
 
     def collect(self) -> list[pytest.Item]:
-        return [HrcCaseItem.from_parent(self, name=case.id, case=case) for case in self.cases]
+        data: list[pytest.Item] = [HrcDataItem.from_parent(self, name=DATA_ITEM)]
+        return data + [
+            HrcCaseItem.from_parent(self, name=case.id, case=case) for case in self.cases
+        ]
+
+
+DATA_ITEM = "hrc-data-files"
+
+
+class HrcDataFailure(Exception):
+    """The adapter loaded stale or unknown spec/data files (PROTO-29)."""
+
+
+class HrcDataItem(pytest.Item):
+    """The data check: the hello's dataFiles against the kit's spec/data (PROTO-29, PROTO-30)."""
+
+    def runtest(self) -> None:
+        hello = _session(self.config).handshake()
+        golden = self.config.getoption("--hrc-golden")
+        check = check_data(hello, spec_dir_for(Path(golden) if golden else None) / "data")
+        if check is None:
+            pytest.skip("no adapter hello: the handshake failed (see the cases)")
+        if check.status == "unreported":
+            warnings.warn(
+                "hrc: the adapter's hello reports no dataFiles (PROTO-30); stale or empty "
+                "spec/data cannot be detected",
+                UserWarning,
+                stacklevel=1,
+            )
+            return
+        if check.failed:
+            raise HrcDataFailure(
+                "\n".join(f.describe() for f in check.problems()) + f"\n{check.summary()}"
+            )
+
+    def repr_failure(self, excinfo: pytest.ExceptionInfo[BaseException], style: Any = None) -> Any:
+        if isinstance(excinfo.value, HrcDataFailure):
+            return f"DATA CHECK FAILED (PROTO-29):\n{excinfo.value}"
+        return super().repr_failure(excinfo)
+
+    def reportinfo(self) -> tuple[Path, int, str]:
+        return Path("spec/data"), 0, f"hrc: {DATA_ITEM}"
 
 
 class HrcCaseItem(pytest.Item):
@@ -69,7 +114,7 @@ class HrcCaseItem(pytest.Item):
     def __init__(self, *, case: Case, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self.case = case
-        for word in (*case.tags, case.stage, case.op):
+        for word in (*case.tags, case.stage, case.op, *case.requires):
             self.keywords[word] = True  # `-k` can select by tag, stage or op
 
     def runtest(self) -> None:
@@ -122,7 +167,8 @@ def pytest_collection_modifyitems(
     golden = config.getoption("--hrc-golden")
     listed = config.getoption("--hrc-expected-failures")
     try:
-        cases = load_all(case_files(Path(golden)) if golden else None)
+        root = Path(golden) if golden else None
+        cases = load_all(case_files(root), root=root)
         expected = expectations.load(Path(listed), (c.id for c in cases)) if listed else {}
     except (CaseFileError, expectations.ExpectationsError) as exc:
         raise pytest.UsageError(f"hrc: {exc}") from exc

@@ -364,7 +364,10 @@ def apply(changes: Sequence[Change]) -> dict[Path, tuple[str, str]]:
         old = path.read_text(encoding="utf-8")
         new = rewrite_text(old, [(c.case.id, c.old, c.new) for c in file_changes])
         try:
-            reloaded = {c.id: c for c in load_text(new, str(path), path.parent.name)}
+            first = file_changes[0].case
+            reloaded = {
+                c.id: c for c in load_text(new, str(path), first.stage, profile=first.profile)
+            }
         except CaseFileError as exc:
             raise RegenError(f"{path}: the rewritten file does not load: {exc}") from exc
         for change in file_changes:
@@ -408,7 +411,7 @@ def cmd_regen(args: argparse.Namespace) -> int:
 
     try:
         cases = select(
-            load_all(case_files(args.golden) if args.golden else None), args.select
+            load_all(case_files(args.golden), root=args.golden), args.select
         )
     except (CaseFileError, SelectionError) as exc:
         print(f"hrc regen: {exc}", file=sys.stderr)

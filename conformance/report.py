@@ -11,12 +11,13 @@ import json
 import os
 import tempfile
 import unicodedata
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from importlib import metadata
 from pathlib import Path
 from typing import Any, TextIO
 
-from conformance.cases import Case, golden_dir, schema_validator
+from conformance import profiles as profiles_mod
+from conformance.cases import Case, golden_dir, schema_validator, suite_profiles
 from conformance.protocol import PROTOCOL_VERSION
 from conformance.runner import FAILING, OUTCOMES, SKIPPED, CaseResult, RunResult
 
@@ -49,12 +50,15 @@ class SuiteInfo:
     spec_version: str
     case_count: int
     golden: str
+    #: profile name -> version, for every profile the suite has cases of (PROFILE-2).
+    profiles: dict[str, str] = field(default_factory=dict)
 
     @classmethod
     def for_cases(cls, suite: list[Case], golden: Path | None) -> SuiteInfo:
         from reference import SPEC_VERSION
 
-        return cls(SPEC_VERSION, len(suite), str(golden if golden is not None else golden_dir()))
+        where = str(golden if golden is not None else golden_dir())
+        return cls(SPEC_VERSION, len(suite), where, suite_profiles(suite, golden))
 
 
 def footer(counts: dict[str, int]) -> str:
@@ -65,12 +69,13 @@ def footer(counts: dict[str, int]) -> str:
     return f"hrc: {passed} passed, {failed} failed, {skipped} skipped"
 
 
-def summary(counts: dict[str, int]) -> dict[str, Any]:
+def summary(counts: dict[str, int], data_failed: bool = False) -> dict[str, Any]:
+    """Outcome counts; `ok` is false when a case failed the run or the data check failed."""
     out: dict[str, Any] = {"total": sum(counts.values())}
     for status in OUTCOMES:
         out[status] = counts.get(status, 0)
     out["skipped"] = sum(counts.get(s, 0) for s in SKIPPED)
-    out["ok"] = not any(counts.get(s, 0) for s in FAILING)
+    out["ok"] = not data_failed and not any(counts.get(s, 0) for s in FAILING)
     out["footer"] = footer(counts)
     return out
 
@@ -85,7 +90,60 @@ def _spec_warnings(run: RunResult, suite: SuiteInfo) -> list[str]:
                 f"adapter implements spec {run.hello.spec_version}, "
                 f"the suite is spec {suite.spec_version} (different major version)"
             )
+        if run.data_check is not None and run.data_check.status == "unreported":
+            warnings.append(
+                "adapter hello reports no dataFiles (PROTO-30): stale or empty spec/data "
+                "in the port cannot be detected"
+            )
+        warnings += profile_warnings(run, suite)
     return warnings
+
+
+def profile_warnings(run: RunResult, suite: SuiteInfo) -> list[str]:
+    """Profile declarations that do not line up with the suite's profiles (PROTO-31)."""
+    hello = run.hello
+    if hello is None:
+        return []
+    out: list[str] = []
+    declared = {
+        name
+        for cap in hello.capabilities
+        if (name := profiles_mod.name_of_capability(cap)) is not None
+    }
+    for name in sorted(declared | set(hello.profiles)):
+        theirs = hello.profiles.get(name)
+        ours = suite.profiles.get(name)
+        if name not in declared:
+            out.append(f"adapter gives a version for profile {name!r} but does not declare "
+                       f"capability 'profile:{name}'")
+        elif theirs is None:
+            out.append(f"adapter declares profile:{name} without its version in `profiles`")
+        elif ours is not None and profiles_mod.major(theirs) != profiles_mod.major(ours):
+            out.append(f"adapter implements profile {name} {theirs}, the suite has {ours} "
+                       "(different major version)")
+    return out
+
+
+def profile_results(run: RunResult, suite: SuiteInfo) -> list[dict[str, Any]]:
+    """Per profile of the suite: version, whether the port declared it, outcome counts."""
+    hello = run.hello
+    out: list[dict[str, Any]] = []
+    for name, version in sorted(suite.profiles.items()):
+        counts = dict.fromkeys(OUTCOMES, 0)
+        for result in run.results:
+            if result.case.profile == name:
+                counts[result.status] += 1
+        entry: dict[str, Any] = {
+            "name": name,
+            "version": version,
+            "declared": hello is not None
+            and profiles_mod.capability(name) in hello.capabilities,
+        }
+        if hello is not None and name in hello.profiles:
+            entry["portVersion"] = hello.profiles[name]
+        entry["summary"] = summary(counts)
+        out.append(entry)
+    return out
 
 
 def case_json(result: CaseResult) -> dict[str, Any]:
@@ -129,7 +187,7 @@ def build(run: RunResult, suite: SuiteInfo) -> dict[str, Any]:
         adapter.update(run.hello.to_json())
     adapter["restarts"] = run.restarts
     adapter["events"] = list(run.events)
-    return {
+    document: dict[str, Any] = {
         "hrc": {
             "reportVersion": REPORT_VERSION,
             "kitVersion": kit_version(),
@@ -150,11 +208,16 @@ def build(run: RunResult, suite: SuiteInfo) -> dict[str, Any]:
             "selected": len(run.results),
             "golden": suite.golden,
         },
-        "summary": summary(run.counts()),
+        "summary": summary(run.counts(), run.data_check is not None and run.data_check.failed),
         "warnings": _spec_warnings(run, suite),
-        "cases": [case_json(r) for r in run.results],
-        "complete": True,
     }
+    if run.data_check is not None:
+        document["dataCheck"] = run.data_check.to_json()
+    if suite.profiles:
+        document["profiles"] = profile_results(run, suite)
+    document["cases"] = [case_json(r) for r in run.results]
+    document["complete"] = True
+    return document
 
 
 class ReportError(ValueError):
@@ -257,11 +320,15 @@ def render_text(run: RunResult, suite: SuiteInfo, repro: str, quiet: bool = Fals
             f"adapter: {h.name} {h.version} (spec {h.spec_version}, protocol {h.protocol}, "
             f"{len(h.operations)} operations)\n"
         )
+        if run.data_check is not None:
+            parts.append(f"data files: {run.data_check.summary()}\n")
     for warning in _spec_warnings(run, suite):
         parts.append(f"warning: {warning}\n")
     for result in run.results:
         if result.status in FAILING:
             parts.append(failure_block(result, repro, quiet))
+    parts.append(data_block(run))
+    parts.append(profile_lines(run, suite))
     counts = run.counts()
     width = max(len(s) for s in OUTCOMES)
     for status in OUTCOMES:
@@ -272,6 +339,30 @@ def render_text(run: RunResult, suite: SuiteInfo, repro: str, quiet: bool = Fals
         parts.append(f"  adapter restarts: {run.restarts}\n")
     parts.append(footer(counts) + "\n")
     return "".join(parts)
+
+
+def data_block(run: RunResult) -> str:
+    """The data check when it failed: every stale or unknown file (PROTO-29)."""
+    check = run.data_check
+    if check is None or not check.failed:
+        return ""
+    lines = ["DATA CHECK FAILED: the adapter loaded spec/data files that differ from the kit's"]
+    lines += [f"  {f.describe()}" for f in check.problems()]
+    lines.append(f"  data files: {check.summary()}")
+    return "\n".join(lines) + "\n\n"
+
+
+def profile_lines(run: RunResult, suite: SuiteInfo) -> str:
+    """One line per profile of the suite: version, declared or not, passed/total."""
+    out = []
+    for entry in profile_results(run, suite):
+        s = entry["summary"]
+        state = "declared" if entry["declared"] else "not declared"
+        out.append(
+            f"  profile {entry['name']} {entry['version']} ({state}): {s['passed']} passed, "
+            f"{s['total'] - s['passed'] - s['skipped']} failed, {s['skipped']} skipped\n"
+        )
+    return "".join(out)
 
 
 class Progress:

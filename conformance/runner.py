@@ -22,6 +22,7 @@ from conformance import protocol
 from conformance.adapter_process import AdapterFault, AdapterProcess, python_command
 from conformance.cases import Case, CaseFileError, SelectionError, case_files, load_all, select
 from conformance.compare import Mismatch, check
+from conformance.datafiles import DataCheck
 from conformance.expectations import ExpectationsError, ExpectedFailure
 from conformance.protocol import Hello, Message
 
@@ -210,6 +211,12 @@ class AdapterSession:
         stderr = tuple(proc.stderr_since(mark)) if status != "passed" else ()
         return CaseResult(case, status, elapsed, text, mismatch, response, stderr)
 
+    def handshake(self) -> Hello | None:
+        """Start the adapter if none runs yet and return its hello (None when it failed)."""
+        if self._gave_up is None and self._proc is None:
+            self._start()
+        return self.hello
+
     def kill_adapter(self) -> None:
         """Kill the current process; the next case starts a new one (counts as a restart)."""
         if self._proc is not None:
@@ -257,6 +264,8 @@ class RunResult:
     started_at: str
     duration_ms: float
     options: RunOptions = field(default_factory=RunOptions)
+    #: the hello's dataFiles against the kit's spec/data (PROTO-29); None without a hello.
+    data_check: DataCheck | None = None
 
     def counts(self) -> dict[str, int]:
         counts = dict.fromkeys(OUTCOMES, 0)
@@ -266,7 +275,20 @@ class RunResult:
 
     @property
     def ok(self) -> bool:
-        return not any(r.status in FAILING for r in self.results)
+        """No case failed the run and no spec/data file is stale or unknown (PROTO-25, 29)."""
+        data_failed = self.data_check is not None and self.data_check.failed
+        return not data_failed and not any(r.status in FAILING for r in self.results)
+
+
+def check_data(hello: Hello | None, data_dir: Path | None = None) -> DataCheck | None:
+    """The hello's `dataFiles` against every spec/data file of the kit (PROTO-29, PROTO-30)."""
+    from conformance import datafiles
+    from reference.data import kit_root
+
+    if hello is None:
+        return None
+    kit = datafiles.kit_hashes(data_dir if data_dir is not None else kit_root() / "spec" / "data")
+    return datafiles.check(hello.data_files, kit)
 
 
 def run_suite(
@@ -275,8 +297,12 @@ def run_suite(
     options: RunOptions | None = None,
     expected: Mapping[str, ExpectedFailure] | None = None,
     on_result: Callable[[CaseResult], None] | None = None,
+    data_dir: Path | None = None,
 ) -> RunResult:
-    """Run every case once against one persistent adapter (restarted as needed)."""
+    """Run every case once against one persistent adapter (restarted as needed).
+
+    `data_dir` is the spec/data the hello's dataFiles are checked against (default: the kit's).
+    """
     options = options or RunOptions()
     expected = expected or {}
     session = AdapterSession(argv, options)
@@ -300,6 +326,7 @@ def run_suite(
         started_at=started_at,
         duration_ms=round((time.perf_counter() - clock) * 1000, 3),
         options=options,
+        data_check=check_data(session.hello, data_dir),
     )
 
 
@@ -382,10 +409,11 @@ def repro_prefix(args: argparse.Namespace) -> str:
 
 def cmd_run(args: argparse.Namespace) -> int:
     from conformance import expectations, junit, report
+    from conformance.profiles import spec_dir_for
 
     try:
         argv = adapter_argv(args.adapter)
-        suite = load_all(case_files(args.golden) if args.golden is not None else None)
+        suite = load_all(case_files(args.golden), root=args.golden)
         chosen = select(suite, args.select)
         expected = (
             expectations.load(args.expected_failures, (c.id for c in suite))
@@ -403,7 +431,12 @@ def cmd_run(args: argparse.Namespace) -> int:
     )
     progress = None if args.quiet else report.Progress(len(chosen), sys.stderr)
     run = run_suite(
-        chosen, argv, options, expected, progress.update if progress is not None else None
+        chosen,
+        argv,
+        options,
+        expected,
+        progress.update if progress is not None else None,
+        data_dir=spec_dir_for(args.golden) / "data",
     )
     if progress is not None:
         progress.finish()

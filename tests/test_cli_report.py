@@ -28,9 +28,9 @@ def test_markdown_matrix_has_a_row_per_port_and_a_column_per_stage(
     capsys.readouterr()
     assert cli.main(["report", good, partial, "--markdown"]) == 0
     lines = capsys.readouterr().out.splitlines()
-    assert lines[0] == "| port | lengths | text | total |"
-    assert lines[2] == "| fake 0.0.1 | 3/3 | 3/3 | 6/6 |"
-    assert lines[3] == "| fake 0.0.1 | 3/3 | n/a | 3/6* |"
+    assert lines[0] == "| port | lengths | text | total | data |"
+    assert lines[2] == "| fake 0.0.1 | 3/3 | 3/3 | 6/6 | unreported |"
+    assert lines[3] == "| fake 0.0.1 | 3/3 | n/a | 3/6* | unreported |"
 
 
 def test_incomplete_report_is_refused(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

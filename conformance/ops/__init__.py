@@ -31,7 +31,13 @@ def operation(name: str) -> Callable[[Handler], Handler]:
 
 
 def registry() -> dict[str, Handler]:
-    """All operations, after importing every module of this package."""
+    """All operations, after importing every module of this package, plus the operations of
+    every reference profile (`NAME.op`, reference/profiles/, PROFILE-4)."""
+    from reference.profiles import discover
+
     for info in pkgutil.iter_modules(__path__):
         importlib.import_module(f"{__name__}.{info.name}")
-    return dict(_REGISTRY)
+    out = dict(_REGISTRY)
+    for profile in discover().values():
+        out.update(profile.operations)
+    return out

@@ -58,7 +58,7 @@ def cmd_mutants(args: argparse.Namespace) -> int:
         print("hrc selftest mutants: --workers and --timeout must be positive", file=sys.stderr)
         return 2
     try:
-        cases = load_all(case_files(args.golden) if args.golden is not None else None)
+        cases = load_all(case_files(args.golden), root=args.golden)
     except CaseFileError as exc:
         print(f"hrc selftest mutants: {exc}", file=sys.stderr)
         return 2

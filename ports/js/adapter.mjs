@@ -7,6 +7,7 @@ import { SPEC_VERSION } from './src/pipeline.mjs';
 import { intentTable } from './src/intent.mjs';
 import { isStopword } from './src/stopwords.mjs';
 import { isPunctOrSymbol } from './src/text.mjs';
+import { loadSpecData, loadedDataFiles, specDataNames } from './src/data.mjs';
 
 const PROTOCOL = 1;
 const VERSION = '0.1.0';
@@ -19,15 +20,19 @@ function send(obj) {
   process.stdout.write(`${JSON.stringify(obj)}\n`);
 }
 
-// Fail loudly at start-up when a spec data file is missing (spec/README.md).
+// Fail loudly at start-up when a spec data file is missing (spec/README.md), then load every
+// other file the spec ships, so that the hello's dataFiles names all of them (PROTO-28).
 intentTable();
 isStopword('the');
 isPunctOrSymbol(0x21);
+for (const name of specDataNames()) loadSpecData(name);
+const dataFiles = loadedDataFiles();
 
 const corpus = await loadCorpusSupport();
 // SQLite-backed operations are declared only when the FTS5 probe succeeded (loadCorpusSupport).
 const operations = [...Object.keys(OPS), ...(corpus ? SQLITE_OPERATIONS : [])];
-const capabilities = [...(corpus ? SQLITE_CAPABILITIES : []), ...BASE_CAPABILITIES];
+// rrf-weights: RRF list weights other than 1 (RRF-3) are implemented (spec/operations.md).
+const capabilities = [...(corpus ? SQLITE_CAPABILITIES : []), ...BASE_CAPABILITIES, 'rrf-weights'];
 
 const rl = createInterface({ input: process.stdin, crlfDelay: Infinity, terminal: false });
 let closed = false;
@@ -56,6 +61,7 @@ async function handle(line) {
         specVersion: SPEC_VERSION,
         operations,
         capabilities,
+        dataFiles,
       });
       return;
     case 'bye':

@@ -43,3 +43,18 @@ test('bad input never crashes the adapter; EOF exits 0', () => {
   assert.equal(out[2].error.kind, 'invalid_input');
   assert.deepEqual(out[3].output, { words: ['ok', 'fine'] });
 });
+
+test('hello reports the SHA-256 of every spec/data file it loaded (PROTO-28)', async () => {
+  const { createHash } = await import('node:crypto');
+  const { readFileSync } = await import('node:fs');
+  const { repoPath, specDataNames } = await import('../src/data.mjs');
+  const { out } = session(['{"type":"hello","protocol":1}', '{"type":"bye"}']);
+  const names = specDataNames();
+  assert.ok(names.length > 0);
+  assert.deepEqual(Object.keys(out[0].dataFiles), names);
+  for (const name of names) {
+    const want = createHash('sha256').update(readFileSync(repoPath(`spec/data/${name}`))).digest('hex');
+    assert.equal(out[0].dataFiles[name], want, name);
+  }
+  assert.ok(out[0].capabilities.includes('rrf-weights'));
+});
