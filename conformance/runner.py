@@ -84,7 +84,7 @@ def classify(case: Case, reply: Message) -> tuple[str, str | None, Mismatch | No
                 "", {"error": expect["error"]}, output, "expected an error, got an output"
             )
             return "failed", f"expected error {expect['error']!r}, got an output", wrong
-        found = check(expect, output)
+        found = check(expect, output, case.op)
         if found is None:
             return "passed", None, None
         return "failed", str(found), found
