@@ -1,13 +1,14 @@
 """Messages of the runner <-> adapter protocol, version 1 (spec/adapter-protocol.md).
 
 Framing (PROTO-2): one JSON object per line, UTF-8, LF-terminated. Decoding is strict: no
-NaN/Infinity, no duplicate keys, a JSON object with a string `type`, and every message must
-validate against its schema in schemas/protocol/ (PROTO-4).
+NaN/Infinity, no duplicate keys, no unpaired surrogate escape, a JSON object with a string
+`type`, and every message must validate against its schema in schemas/protocol/ (PROTO-4).
 """
 
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -50,6 +51,26 @@ def _unique_pairs(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
     return out
 
 
+#: A `\\uD800`..`\\uDFFF` escape (either case); only such a line can decode to a lone surrogate.
+_SURROGATE_ESCAPE = re.compile(rb"\\u[dD][89a-fA-F][0-9a-fA-F]{2}")
+
+
+def lone_surrogate(value: Any) -> str | None:
+    """The first string (value or key) in `value` holding an unpaired surrogate, or None."""
+    stack = [value]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, str):
+            if any("\ud800" <= ch <= "\udfff" for ch in item):
+                return item
+        elif isinstance(item, dict):
+            stack.extend(item.keys())
+            stack.extend(item.values())
+        elif isinstance(item, list):
+            stack.extend(item)
+    return None
+
+
 def encode(message: Message) -> bytes:
     """One message as a protocol line (UTF-8 JSON + LF); raises ValueError on NaN/Infinity."""
     text = json.dumps(message, ensure_ascii=False, allow_nan=False, separators=(",", ":"))
@@ -68,6 +89,12 @@ def decode(line: bytes) -> Message:
         raise
     except (ValueError, RecursionError) as exc:
         raise ProtocolError(f"line is not JSON: {exc}: {_excerpt(text)}") from exc
+    if _SURROGATE_ESCAPE.search(line) is not None:
+        bad = lone_surrogate(value)
+        if bad is not None:
+            raise ProtocolError(
+                f"a string holds an unpaired surrogate (not valid Unicode): {_excerpt(bad)}"
+            )
     if not isinstance(value, dict):
         raise ProtocolError(f"a message must be a JSON object, got: {_excerpt(text)}")
     if not isinstance(value.get("type"), str):

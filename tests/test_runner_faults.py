@@ -341,3 +341,44 @@ def test_every_fault_leaves_a_complete_run(cases: list[Case]) -> None:
     for argv in (fake("crash_always"), fake("garbage_hello"), fake("exit_in_handshake")):
         run = run_suite(cases, argv, dataclasses.replace(FAST, restart_budget=1))
         assert_accounted(run)
+
+
+@pytest.mark.parametrize("where", ["value", "key"])
+def test_lone_surrogate_is_a_protocol_violation_and_the_report_is_written(
+    cases: list[Case], tmp_path: Path, where: str
+) -> None:
+    """PROTO-2, PROTO-16 An unpaired surrogate escape in an answer is a `protocol_violation` of
+    that case; the text and JSON reports are still written (no UnicodeEncodeError)."""
+    from conformance import cli, report
+
+    run = run_suite(cases, fake("lone_surrogate", where), FAST)
+    assert_accounted(run)
+    got = statuses(run)
+    normalise = [i for i in IDS if i.startswith("tiny/normalise/") and i in got]
+    violated = {i for i in normalise if got[i] == "protocol_violation"}
+    assert violated == set(normalise) and len(violated) >= 2
+    assert "unpaired surrogate" in (run.results[IDS.index("tiny/normalise/spaces")].message or "")
+    assert all(got[i] == "passed" for i in IDS if i.startswith("tiny/length/"))
+
+    golden = write_tiny_golden(tmp_path / "golden")
+    path = tmp_path / "report.json"
+    adapter = " ".join(fake("lone_surrogate", where))
+    argv = ["run", "--golden", str(golden), "--adapter", adapter, "--quiet",
+            "--timeout", "0.5", "--report-json", str(path)]
+    assert cli.main(argv) == 1
+    document = report.load(path)
+    by_id = {c["id"]: c for c in document["cases"]}
+    assert by_id["tiny/normalise/spaces"]["status"] == "protocol_violation"
+
+
+def test_report_writer_escapes_a_lone_surrogate_instead_of_crashing(tmp_path: Path) -> None:
+    """PROTO-26 Should a lone surrogate reach the report writer at all, it is written as an
+    escape: the report stays valid JSON and the writer does not raise."""
+    from conformance import report
+
+    run = run_suite([], fake("good"), FAST)
+    document = report.build(run, report.SuiteInfo("1.0.0", 0, "golden"))
+    document["warnings"] = ["a\ud800b"]
+    path = tmp_path / "report.json"
+    report.write_json(path, document)
+    assert "\\ud800" in path.read_text(encoding="utf-8")
