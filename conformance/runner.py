@@ -24,6 +24,7 @@ from conformance.cases import Case, CaseFileError, SelectionError, case_files, l
 from conformance.compare import Mismatch, check
 from conformance.expectations import ExpectationsError, ExpectedFailure
 from conformance.protocol import Hello, Message
+from conformance.trace_check import trace_problem
 
 #: Every outcome a case can get, in report order.
 OUTCOMES: tuple[str, ...] = (
@@ -75,7 +76,7 @@ class CaseResult:
 
 
 def classify(case: Case, reply: Message) -> tuple[str, str | None, Mismatch | None]:
-    """Status, message and mismatch for a valid answer (PROTO-19)."""
+    """Status, message and mismatch for a valid answer (PROTO-19, PROTO-27)."""
     expect = case.expect
     if reply["type"] == "result":
         output = reply["output"]
@@ -84,6 +85,9 @@ def classify(case: Case, reply: Message) -> tuple[str, str | None, Mismatch | No
                 "", {"error": expect["error"]}, output, "expected an error, got an output"
             )
             return "failed", f"expected error {expect['error']!r}, got an output", wrong
+        invalid = trace_problem(case.op, output)
+        if invalid is not None:
+            return "failed", str(invalid), invalid
         found = check(expect, output, case.op)
         if found is None:
             return "passed", None, None

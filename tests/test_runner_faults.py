@@ -382,3 +382,49 @@ def test_report_writer_escapes_a_lone_surrogate_instead_of_crashing(tmp_path: Pa
     path = tmp_path / "report.json"
     report.write_json(path, document)
     assert "\\ud800" in path.read_text(encoding="utf-8")
+
+
+TRACE_YAML = """\
+op: search
+cases:
+  - id: tiny/search/partial-results-only
+    description: A partial case that lists only the results; the trace is still validated.
+    clauses: [PROTO-27]
+    input: {request: {query: kubernetes, mode: bm25}, backends: {}}
+    expect:
+      compare: partial
+      output: {results: []}
+"""
+
+
+@pytest.mark.parametrize(
+    ("how", "pointer"),
+    [
+        ("valid", None),
+        ("missing", "/trace"),
+        ("wrong-type", "/trace/fusion/k"),
+        ("extra-field", "/trace/bm25"),
+        ("not-an-object", "/trace"),
+    ],
+)
+def test_invalid_trace_fails_the_case_even_when_partial(
+    tmp_path: Path, how: str, pointer: str | None
+) -> None:
+    """PROTO-27, TRACE-1 A trace that fails schemas/trace.schema.json (or is missing) makes
+    the case `failed`, naming the schema and the JSON pointer, although the partial case
+    compares only `results`."""
+    from conformance.ops import registry
+
+    case_file = tmp_path / "golden" / "pipeline" / "trace.yaml"
+    case_file.parent.mkdir(parents=True)
+    case_file.write_text(TRACE_YAML, encoding="utf-8")
+    (case,) = load_all(case_files(tmp_path / "golden"))
+    stored = tmp_path / "output.json"
+    stored.write_text(json.dumps(registry()["search"](case.input)), encoding="utf-8")
+    (result,) = run_suite([case], fake("bad_trace", str(stored), how), FAST).results
+    if pointer is None:
+        assert result.status == "passed", result.message
+        return
+    assert result.status == "failed"
+    assert result.mismatch is not None and result.mismatch.path == pointer
+    assert "schemas/trace.schema.json" in (result.message or "")
