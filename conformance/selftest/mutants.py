@@ -1200,6 +1200,32 @@ def _vector_two_roots() -> None:
     swap(_mod("reference.backends.vector"), "similarity_float", similarity_float)
 
 
+def _fifteen_digits(value: Any) -> Any:
+    if isinstance(value, float):
+        return float(f"{value:.15g}")
+    if isinstance(value, dict):
+        return {k: _fifteen_digits(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_fifteen_digits(v) for v in value]
+    return value
+
+
+@mutant(
+    "numbers-written-15-digits",
+    "TEXT-12",
+    "floats are written with 15 significant digits (printf %.15g), a form that does not round-trip",
+)
+def _numbers_15_digits() -> None:
+    ops = _mod("conformance.ops")
+    table: dict[str, Callable[[Any], Any]] = ops._REGISTRY
+    for name, handler in list(table.items()):
+
+        def shortened(inp: Any, handler: Callable[[Any], Any] = handler) -> Any:
+            return _fifteen_digits(handler(inp))
+
+        table[name] = shortened
+
+
 # -- second batch: subtler mistakes, found by asking "which rule has only one case?" ----------
 
 
