@@ -5,14 +5,15 @@ conformance.compare (numbers by TEXT-12/13: floats bit-exact except the toleranc
 the operation given by `--op`, or by each case's `op` in a report). Two run reports compare
 case by case: which ids only one side ran, and per case the status and the adapter's output
 (or error). Files are read as strictly as the protocol reads a line (PROTO-2, PROTO-28): NaN,
-Infinity, a repeated key or a lone surrogate is an error at `path:line`. Exit 0 when equal, 1
-when different, 2 when a file cannot be read.
+Infinity (or 1e400), a repeated key or a lone surrogate is an error at `path:line`. Exit 0
+when equal, 1 when different, 2 when a file cannot be read.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import math
 import re
 import sys
 from dataclasses import dataclass
@@ -113,6 +114,13 @@ def _reject_constant(name: str) -> Any:
     raise _Strict(name)
 
 
+def _finite(text: str) -> float:
+    value = float(text)
+    if not math.isfinite(value):
+        raise _Strict(text)
+    return value
+
+
 def _reject_repeats(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
     out: dict[str, Any] = {}
     for key, value in pairs:
@@ -129,7 +137,12 @@ def load_strict(path: Path) -> Any:
     except (OSError, ValueError) as exc:
         raise DiffInputError(f"{path}: {exc}") from exc
     try:
-        value = json.loads(text, parse_constant=_reject_constant, object_pairs_hook=_reject_repeats)
+        value = json.loads(
+            text,
+            parse_constant=_reject_constant,
+            parse_float=_finite,
+            object_pairs_hook=_reject_repeats,
+        )
     except json.JSONDecodeError as exc:
         raise DiffInputError(f"{path}:{exc.lineno}: not JSON: {exc.msg}") from exc
     except (_Strict, RecursionError, ValueError) as exc:
@@ -144,6 +157,13 @@ def load_strict(path: Path) -> Any:
 
 _TOKEN = re.compile(r'"(?:[^"\\]|\\.)*"|[{}\[\]:,]|[^\s{}\[\]:,"]+')
 _CONSTANTS = frozenset({"NaN", "Infinity", "-Infinity"})
+
+
+def _finite_token(token: str) -> bool:
+    try:
+        return math.isfinite(float(token))
+    except ValueError:
+        return True
 
 
 def locate_violation(text: str) -> tuple[int, str]:
@@ -180,6 +200,8 @@ def locate_violation(text: str) -> tuple[int, str]:
             expect_key = False
         elif token in _CONSTANTS:
             return line, f"{token} is not JSON (non-finite numbers are not allowed; PROTO-2)"
+        elif token[0] in "-0123456789" and not _finite_token(token):
+            return line, f"{token} is outside the binary64 range (PROTO-2)"
     return 1, "not strict JSON (PROTO-2)"
 
 

@@ -1,13 +1,15 @@
 """Messages of the runner <-> adapter protocol, version 1 (spec/adapter-protocol.md).
 
 Framing (PROTO-2): one JSON object per line, UTF-8, LF-terminated. Decoding is strict: no
-NaN/Infinity, no duplicate keys, no unpaired surrogate escape, a JSON object with a string
-`type`, and every message must validate against its schema in schemas/protocol/ (PROTO-4).
+NaN/Infinity (nor a number like 1e400 that overflows to it), no duplicate keys, no unpaired
+surrogate escape, a JSON object with a string `type`, and every message must validate against
+its schema in schemas/protocol/ (PROTO-4).
 """
 
 from __future__ import annotations
 
 import json
+import math
 import re
 from dataclasses import dataclass, field
 from typing import Any
@@ -40,6 +42,13 @@ class ProtocolError(ValueError):
 
 def _no_constants(name: str) -> Any:
     raise ProtocolError(f"{name} is not JSON (non-finite numbers are not allowed)")
+
+
+def _finite_float(text: str) -> float:
+    value = float(text)
+    if not math.isfinite(value):
+        raise ProtocolError(f"{text} is outside the binary64 range (it would parse to Infinity)")
+    return value
 
 
 def _unique_pairs(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
@@ -84,7 +93,12 @@ def decode(line: bytes) -> Message:
     except UnicodeDecodeError as exc:
         raise ProtocolError(f"line is not valid UTF-8: {exc}") from exc
     try:
-        value = json.loads(text, parse_constant=_no_constants, object_pairs_hook=_unique_pairs)
+        value = json.loads(
+            text,
+            parse_constant=_no_constants,
+            parse_float=_finite_float,
+            object_pairs_hook=_unique_pairs,
+        )
     except ProtocolError:
         raise
     except (ValueError, RecursionError) as exc:

@@ -61,11 +61,15 @@ def test_integers_compare_exactly(tmp_path: Path) -> None:
         ('{"a": 1,\n "b": NaN}', 2, "NaN is not JSON"),
         ('{"a": [1,\n\n Infinity]}', 3, "Infinity is not JSON"),
         ('{"a": -Infinity}', 1, "-Infinity is not JSON"),
+        ('{"a": 1,\n "b": [2, -1e400]}', 2, "-1e400 is outside the binary64 range"),
         ('{"a": {"x": 1,\n "y": {"x": 0},\n "x": 2}}', 3, "repeated key 'x'"),
         ('{"s": "NaN, \\"x\\": 1",\n "x": 1, "t": 2,\n "t": 3}', 3, "repeated key 't'"),
         ('{"a": "ok",\n "b": "\\ud800"}', 2, "unpaired surrogate"),
     ],
-    ids=["nan", "infinity", "minus-infinity", "repeated-key", "decoy-in-string", "surrogate"],
+    ids=[
+        "nan", "infinity", "minus-infinity", "overflow", "repeated-key", "decoy-in-string",
+        "surrogate",
+    ],
 )
 def test_non_strict_json_is_rejected_with_path_and_line(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], text: str, line: int, why: str

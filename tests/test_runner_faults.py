@@ -152,13 +152,15 @@ def test_message_failing_its_schema_is_a_protocol_violation(
         '{"type": "result", "seq": SEQ, "output": {"length": NaN}}',
         '{"type": "result", "seq": SEQ, "seq": SEQ, "output": {"length": 3}}',
         "[1, 2, 3]",
+        '{"type": "result", "seq": SEQ, "output": {"length": 1e400}}',
     ],
-    ids=["nan", "duplicate-key", "not-an-object"],
+    ids=["nan", "duplicate-key", "not-an-object", "overflow-to-infinity"],
 )
 def test_line_that_is_not_strict_json_object_is_a_protocol_violation(
     cases: list[Case], line: str
 ) -> None:
-    """PROTO-2 NaN, duplicate keys and non-object lines are protocol violations."""
+    """PROTO-2 NaN, duplicate keys, non-object lines and numbers that overflow binary64 (1e400
+    parses to Infinity) are protocol violations."""
     run = run_suite(cases, fake("raw_reply", "tiny/length/ascii", line), FAST)
     assert_accounted(run)
     assert statuses(run)["tiny/length/ascii"] == "protocol_violation"
