@@ -42,7 +42,7 @@ def _ordered(x: float) -> int:
 
 
 def ulps_apart(a: float, b: float) -> int:
-    """How many representable binary64 values lie between a and b, plus one (0 when equal)."""
+    """Steps between a and b on the binary64 grid: 1 for neighbours, 0 when equal (-0 == 0)."""
     return abs(_ordered(a) - _ordered(b))
 
 
