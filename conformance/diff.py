@@ -1,21 +1,27 @@
 """`hrc diff A.json B.json`: compare two recorded outputs, traces or run reports.
 
 `timings` keys are dropped at every depth (TRACE-2) and values compare under
-conformance.compare (numbers by TEXT-12/13). Two run reports compare case by case: which ids
-only one side ran, and per case the status and the adapter's output (or error). Exit 0 when
-equal, 1 when different, 2 when a file cannot be read.
+conformance.compare (numbers by TEXT-12/13: floats bit-exact except the tolerance fields of
+the operation given by `--op`, or by each case's `op` in a report). Two run reports compare
+case by case: which ids only one side ran, and per case the status and the adapter's output
+(or error). Files are read as strictly as the protocol reads a line (PROTO-2, PROTO-33): NaN,
+Infinity (or 1e400), a repeated key or a lone surrogate is an error at `path:line`. Exit 0
+when equal, 1 when different, 2 when a file cannot be read.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import math
+import re
 import sys
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from conformance.compare import differences, drop_timings
+from conformance.protocol import lone_surrogate
 
 _REASONS = {"missing field": "only in A", "unexpected field": "only in B"}
 
@@ -40,11 +46,11 @@ def _show(value: Any, limit: int = 300) -> str:
     return text if len(text) <= limit else text[:limit] + "…"
 
 
-def diff_values(a: Any, b: Any, prefix: str = "") -> list[Difference]:
-    """Every difference between two JSON values, `timings` ignored."""
+def diff_values(a: Any, b: Any, prefix: str = "", op: str | None = None) -> list[Difference]:
+    """Every difference between two JSON values, `timings` ignored; `op` for TEXT-13's table."""
     return [
         Difference(prefix + m.path, _REASONS.get(m.reason, m.reason), m.expected, m.actual)
-        for m in differences(drop_timings(a), drop_timings(b), "exact")
+        for m in differences(drop_timings(a), drop_timings(b), "exact", "", op)
     ]
 
 
@@ -78,26 +84,125 @@ def diff_reports(a: dict[str, Any], b: dict[str, Any]) -> list[Difference]:
         if ca["status"] != cb["status"]:
             status = Difference(f"{case_id} status", "status differs", ca["status"], cb["status"])
             out.append(status)
-        out.extend(diff_values(_answer(ca), _answer(cb), prefix=f"{case_id} "))
+        op = ca.get("op") if isinstance(ca.get("op"), str) else None
+        answer_a, answer_b = _answer(ca), _answer(cb)
+        if "output" in answer_a and "output" in answer_b:
+            # Tolerances are keyed by pointers into the output (TEXT-13).
+            found = diff_values(answer_a["output"], answer_b["output"], f"{case_id} /output", op)
+            out.extend(found)
+            continue
+        out.extend(diff_values(answer_a, answer_b, prefix=f"{case_id} "))
     return out
 
 
-def diff_files(path_a: Path, path_b: Path) -> list[Difference]:
-    a, b = _load(path_a), _load(path_b)
+def diff_files(path_a: Path, path_b: Path, op: str | None = None) -> list[Difference]:
+    a, b = load_strict(path_a), load_strict(path_b)
     if is_report(a) and is_report(b):
         return diff_reports(a, b)
-    return diff_values(a, b)
-
-
-def _load(path: Path) -> Any:
-    try:
-        return json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError) as exc:
-        raise DiffInputError(f"{path}: {exc}") from exc
+    return diff_values(a, b, op=op)
 
 
 class DiffInputError(ValueError):
+    """A file `hrc diff` cannot read; the text starts with `path:line:` when a line is known."""
+
+
+class _Strict(ValueError):
     pass
+
+
+def _reject_constant(name: str) -> Any:
+    raise _Strict(name)
+
+
+def _finite(text: str) -> float:
+    value = float(text)
+    if not math.isfinite(value):
+        raise _Strict(text)
+    return value
+
+
+def _reject_repeats(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for key, value in pairs:
+        if key in out:
+            raise _Strict(key)
+        out[key] = value
+    return out
+
+
+def load_strict(path: Path) -> Any:
+    """A JSON file read as PROTO-2 reads a line; DiffInputError("path:line: why") otherwise."""
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, ValueError) as exc:
+        raise DiffInputError(f"{path}: {exc}") from exc
+    try:
+        value = json.loads(
+            text,
+            parse_constant=_reject_constant,
+            parse_float=_finite,
+            object_pairs_hook=_reject_repeats,
+        )
+    except json.JSONDecodeError as exc:
+        raise DiffInputError(f"{path}:{exc.lineno}: not JSON: {exc.msg}") from exc
+    except (_Strict, RecursionError, ValueError) as exc:
+        line, why = locate_violation(text)
+        raise DiffInputError(f"{path}:{line}: {why}") from exc
+    bad = lone_surrogate(value)
+    if bad is not None:
+        line, why = locate_violation(text)
+        raise DiffInputError(f"{path}:{line}: {why}")
+    return value
+
+
+_TOKEN = re.compile(r'"(?:[^"\\]|\\.)*"|[{}\[\]:,]|[^\s{}\[\]:,"]+')
+_CONSTANTS = frozenset({"NaN", "Infinity", "-Infinity"})
+
+
+def _finite_token(token: str) -> bool:
+    try:
+        return math.isfinite(float(token))
+    except ValueError:
+        return True
+
+
+def locate_violation(text: str) -> tuple[int, str]:
+    """Line (1-based) and description of the first NaN, Infinity, repeated key or lone
+    surrogate in `text`, a JSON document that parses apart from those."""
+    #: one entry per open container: the keys seen so far (objects) or None (arrays).
+    stack: list[set[str] | None] = []
+    expect_key = False
+    for match in _TOKEN.finditer(text):
+        token = match.group()
+        line = text.count("\n", 0, match.start()) + 1
+        if token == "{":
+            stack.append(set())
+            expect_key = True
+        elif token == "[":
+            stack.append(None)
+            expect_key = False
+        elif token in ("}", "]"):
+            stack.pop()
+            expect_key = False
+        elif token == ",":
+            expect_key = bool(stack) and stack[-1] is not None
+        elif token == ":":
+            expect_key = False
+        elif token.startswith('"'):
+            value = json.loads(token)
+            if lone_surrogate(value) is not None:
+                return line, f"string {token[:40]} holds an unpaired surrogate (not valid Unicode)"
+            keys = stack[-1] if stack else None
+            if expect_key and keys is not None:
+                if value in keys:
+                    return line, f"repeated key {value!r} in one object (PROTO-2)"
+                keys.add(value)
+            expect_key = False
+        elif token in _CONSTANTS:
+            return line, f"{token} is not JSON (non-finite numbers are not allowed; PROTO-2)"
+        elif token[0] in "-0123456789" and not _finite_token(token):
+            return line, f"{token} is outside the binary64 range (PROTO-2)"
+    return 1, "not strict JSON (PROTO-2)"
 
 
 def register(subparsers: Any) -> None:
@@ -105,16 +210,24 @@ def register(subparsers: Any) -> None:
         "diff",
         help="compare two outputs, traces or reports",
         description="Compare two JSON files (outputs, traces or hrc run reports), ignoring "
-        "`timings`. Exit 1 when they differ.",
+        "`timings`; floats bit-exact except TEXT-13's tolerance fields, integers exactly. "
+        "Exit 1 when they differ, 2 when a file is not strict JSON (NaN, Infinity, a "
+        "repeated key, a lone surrogate).",
     )
     p.add_argument("a", type=Path, metavar="A.json")
     p.add_argument("b", type=Path, metavar="B.json")
+    p.add_argument(
+        "--op",
+        metavar="OP",
+        help="the operation the two outputs come from, for the tolerance fields of TEXT-13 "
+        "(reports name it per case); without it every float compares bit-exact",
+    )
     p.set_defaults(func=cmd_diff)
 
 
 def cmd_diff(args: argparse.Namespace) -> int:
     try:
-        found = diff_files(args.a, args.b)
+        found = diff_files(args.a, args.b, args.op)
     except DiffInputError as exc:
         print(f"hrc diff: {exc}", file=sys.stderr)
         return 2

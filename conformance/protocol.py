@@ -1,13 +1,16 @@
 """Messages of the runner <-> adapter protocol, version 1 (spec/adapter-protocol.md).
 
 Framing (PROTO-2): one JSON object per line, UTF-8, LF-terminated. Decoding is strict: no
-NaN/Infinity, no duplicate keys, a JSON object with a string `type`, and every message must
-validate against its schema in schemas/protocol/ (PROTO-4).
+NaN/Infinity (nor a number like 1e400 that overflows to it), no duplicate keys, no unpaired
+surrogate escape, a JSON object with a string `type`, and every message must validate against
+its schema in schemas/protocol/ (PROTO-4).
 """
 
 from __future__ import annotations
 
 import json
+import math
+import re
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -41,6 +44,13 @@ def _no_constants(name: str) -> Any:
     raise ProtocolError(f"{name} is not JSON (non-finite numbers are not allowed)")
 
 
+def _finite_float(text: str) -> float:
+    value = float(text)
+    if not math.isfinite(value):
+        raise ProtocolError(f"{text} is outside the binary64 range (it would parse to Infinity)")
+    return value
+
+
 def _unique_pairs(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
     out: dict[str, Any] = {}
     for key, value in pairs:
@@ -48,6 +58,26 @@ def _unique_pairs(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
             raise ProtocolError(f"duplicate key {key!r} in a JSON object")
         out[key] = value
     return out
+
+
+#: A `\\uD800`..`\\uDFFF` escape (either case); only such a line can decode to a lone surrogate.
+_SURROGATE_ESCAPE = re.compile(rb"\\u[dD][89a-fA-F][0-9a-fA-F]{2}")
+
+
+def lone_surrogate(value: Any) -> str | None:
+    """The first string (value or key) in `value` holding an unpaired surrogate, or None."""
+    stack = [value]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, str):
+            if any("\ud800" <= ch <= "\udfff" for ch in item):
+                return item
+        elif isinstance(item, dict):
+            stack.extend(item.keys())
+            stack.extend(item.values())
+        elif isinstance(item, list):
+            stack.extend(item)
+    return None
 
 
 def encode(message: Message) -> bytes:
@@ -63,11 +93,22 @@ def decode(line: bytes) -> Message:
     except UnicodeDecodeError as exc:
         raise ProtocolError(f"line is not valid UTF-8: {exc}") from exc
     try:
-        value = json.loads(text, parse_constant=_no_constants, object_pairs_hook=_unique_pairs)
+        value = json.loads(
+            text,
+            parse_constant=_no_constants,
+            parse_float=_finite_float,
+            object_pairs_hook=_unique_pairs,
+        )
     except ProtocolError:
         raise
     except (ValueError, RecursionError) as exc:
         raise ProtocolError(f"line is not JSON: {exc}: {_excerpt(text)}") from exc
+    if _SURROGATE_ESCAPE.search(line) is not None:
+        bad = lone_surrogate(value)
+        if bad is not None:
+            raise ProtocolError(
+                f"a string holds an unpaired surrogate (not valid Unicode): {_excerpt(bad)}"
+            )
     if not isinstance(value, dict):
         raise ProtocolError(f"a message must be a JSON object, got: {_excerpt(text)}")
     if not isinstance(value.get("type"), str):

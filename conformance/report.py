@@ -253,11 +253,16 @@ def write_json(path: Path, document: dict[str, Any]) -> None:
     """Validate, then write atomically (a reader never sees half a report)."""
     validate(document)
     text = json.dumps(document, ensure_ascii=False, indent=1, allow_nan=False) + "\n"
+    try:
+        data = text.encode("utf-8")
+    except UnicodeEncodeError:
+        # A lone surrogate has no UTF-8 form (PROTO-2); escaped, the report stays valid JSON.
+        data = (json.dumps(document, ensure_ascii=True, indent=1, allow_nan=False) + "\n").encode()
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(prefix=path.name, suffix=".tmp", dir=path.parent)
     try:
-        with os.fdopen(fd, "w", encoding="utf-8") as fh:
-            fh.write(text)
+        with os.fdopen(fd, "wb") as fh:
+            fh.write(data)
         os.replace(tmp, path)
     except BaseException:
         Path(tmp).unlink(missing_ok=True)

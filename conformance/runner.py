@@ -25,6 +25,7 @@ from conformance.compare import Mismatch, check
 from conformance.datafiles import DataCheck
 from conformance.expectations import ExpectationsError, ExpectedFailure
 from conformance.protocol import Hello, Message
+from conformance.trace_check import trace_problem
 
 #: Every outcome a case can get, in report order.
 OUTCOMES: tuple[str, ...] = (
@@ -76,7 +77,7 @@ class CaseResult:
 
 
 def classify(case: Case, reply: Message) -> tuple[str, str | None, Mismatch | None]:
-    """Status, message and mismatch for a valid answer (PROTO-19)."""
+    """Status, message and mismatch for a valid answer (PROTO-19, PROTO-32)."""
     expect = case.expect
     if reply["type"] == "result":
         output = reply["output"]
@@ -85,7 +86,10 @@ def classify(case: Case, reply: Message) -> tuple[str, str | None, Mismatch | No
                 "", {"error": expect["error"]}, output, "expected an error, got an output"
             )
             return "failed", f"expected error {expect['error']!r}, got an output", wrong
-        found = check(expect, output)
+        invalid = trace_problem(case.op, output)
+        if invalid is not None:
+            return "failed", str(invalid), invalid
+        found = check(expect, output, case.op)
         if found is None:
             return "passed", None, None
         return "failed", str(found), found

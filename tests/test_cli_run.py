@@ -168,7 +168,7 @@ def test_json_report_records_the_mismatch(golden: Path, tmp_path: Path) -> None:
     case = json.loads(path.read_text(encoding="utf-8"))["cases"][0]
     assert case["status"] == "failed"
     assert case["mismatch"] == {
-        "path": "/length", "reason": "number differs", "expected": 3, "actual": -1
+        "path": "/length", "reason": "integer differs (exact)", "expected": 3, "actual": -1
     }
 
 

@@ -29,9 +29,61 @@ def test_traces_that_differ_only_in_timings_are_equal(
     assert "no differences" in capsys.readouterr().out
 
 
-def test_numbers_within_tolerance_are_equal(tmp_path: Path) -> None:
-    """Scores compare under TEXT-13, so rounding noise is not a difference."""
-    assert cli.main(_files(tmp_path, {"s": 0.1 + 0.2}, {"s": 0.3})) == 0
+def test_floats_compare_bit_exact_and_tolerance_needs_the_op(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """PROTO-33, TEXT-13 One ulp is a difference, printed in full; `--op` applies the
+    tolerance of that operation's named fields and nothing else."""
+    assert cli.main(_files(tmp_path, {"s": 0.1 + 0.2}, {"s": 0.30000000000000004})) == 0
+    capsys.readouterr()
+    assert cli.main(_files(tmp_path, {"s": 2.2 * 0.45}, {"s": 0.99})) == 1
+    out = capsys.readouterr().out
+    assert "/s: number differs (bit-exact; 1 ulp apart)" in out
+    assert "A: 0.9900000000000001" in out and "B: 0.99" in out
+    a, b = {"hits": [{"score": -2.5}]}, {"hits": [{"score": -2.5 * (1 + 1e-13)}]}
+    assert cli.main(_files(tmp_path, a, b)) == 1
+    assert cli.main([*_files(tmp_path, a, b), "--op", "fts_search"]) == 0
+    assert cli.main([*_files(tmp_path, a, b), "--op", "vector_search"]) == 1
+
+
+def test_integers_compare_exactly(tmp_path: Path) -> None:
+    """PROTO-33, TEXT-13 1000000000000 and 1000000000001 differ (no float, no tolerance)."""
+    pa, pb = tmp_path / "a.json", tmp_path / "b.json"
+    pa.write_text('{"dot": 1000000000000, "big": 36893488147419103233}', encoding="utf-8")
+    pb.write_text('{"dot": 1000000000001, "big": 36893488147419103232}', encoding="utf-8")
+    assert cli.main(["diff", str(pa), str(pb)]) == 1
+    assert cli.main(["diff", str(pa), str(pa)]) == 0
+
+
+@pytest.mark.parametrize(
+    ("text", "line", "why"),
+    [
+        ('{"a": 1,\n "b": NaN}', 2, "NaN is not JSON"),
+        ('{"a": [1,\n\n Infinity]}', 3, "Infinity is not JSON"),
+        ('{"a": -Infinity}', 1, "-Infinity is not JSON"),
+        ('{"a": 1,\n "b": [2, -1e400]}', 2, "-1e400 is outside the binary64 range"),
+        ('{"a": {"x": 1,\n "y": {"x": 0},\n "x": 2}}', 3, "repeated key 'x'"),
+        ('{"s": "NaN, \\"x\\": 1",\n "x": 1, "t": 2,\n "t": 3}', 3, "repeated key 't'"),
+        ('{"a": "ok",\n "b": "\\ud800"}', 2, "unpaired surrogate"),
+    ],
+    ids=[
+        "nan", "infinity", "minus-infinity", "overflow", "repeated-key", "decoy-in-string",
+        "surrogate",
+    ],
+)
+def test_non_strict_json_is_rejected_with_path_and_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], text: str, line: int, why: str
+) -> None:
+    """PROTO-33, PROTO-2 NaN, Infinity, a repeated key or a lone surrogate in either file is
+    an error at `path:line`, exit 2, exactly as the protocol rejects such a line."""
+    bad, good = tmp_path / "bad.json", tmp_path / "good.json"
+    bad.write_text(text, encoding="utf-8")
+    good.write_text("{}", encoding="utf-8")
+    assert cli.main(["diff", str(good), str(bad)]) == 2
+    err = capsys.readouterr().err
+    assert f"{bad}:{line}: " in err
+    assert why in err
+    assert cli.main(["diff", str(bad), str(good)]) == 2
 
 
 def test_every_difference_is_printed_with_its_path(
@@ -64,7 +116,7 @@ def test_reports_compare_per_case_status_and_output(
     assert cli.main(["diff", *reports]) == 1
     out = capsys.readouterr().out
     assert "tiny/length/ascii status: status differs" in out
-    assert "tiny/length/ascii /output/length: number differs" in out
+    assert "tiny/length/ascii /output/length: integer differs (exact)" in out
     assert cli.main(["diff", reports[0], reports[0]]) == 0
 
 
@@ -73,3 +125,17 @@ def test_unreadable_file_exits_2(tmp_path: Path) -> None:
     bad = tmp_path / "bad.json"
     bad.write_text("{not json", encoding="utf-8")
     assert cli.main(["diff", str(bad), str(bad)]) == 2
+
+
+def test_reports_apply_each_cases_op_tolerance() -> None:
+    """PROTO-33, TEXT-13 In two reports a case's `op` selects its tolerance fields."""
+    from conformance.diff import diff_reports
+
+    def report(score: float, op: str) -> dict[str, Any]:
+        case = {"id": "c", "status": "passed", "op": op, "output": {"hits": [{"score": score}]}}
+        return {"cases": [case], "summary": {}, "adapter": {}}
+
+    near = -2.5 * (1 + 1e-13)
+    assert diff_reports(report(-2.5, "fts_search"), report(near, "fts_search")) == []
+    found = diff_reports(report(-2.5, "vector_search"), report(near, "vector_search"))
+    assert [d.path for d in found] == ["c /output/hits/0/score"]

@@ -152,13 +152,15 @@ def test_message_failing_its_schema_is_a_protocol_violation(
         '{"type": "result", "seq": SEQ, "output": {"length": NaN}}',
         '{"type": "result", "seq": SEQ, "seq": SEQ, "output": {"length": 3}}',
         "[1, 2, 3]",
+        '{"type": "result", "seq": SEQ, "output": {"length": 1e400}}',
     ],
-    ids=["nan", "duplicate-key", "not-an-object"],
+    ids=["nan", "duplicate-key", "not-an-object", "overflow-to-infinity"],
 )
 def test_line_that_is_not_strict_json_object_is_a_protocol_violation(
     cases: list[Case], line: str
 ) -> None:
-    """PROTO-2 NaN, duplicate keys and non-object lines are protocol violations."""
+    """PROTO-2 NaN, duplicate keys, non-object lines and numbers that overflow binary64 (1e400
+    parses to Infinity) are protocol violations."""
     run = run_suite(cases, fake("raw_reply", "tiny/length/ascii", line), FAST)
     assert_accounted(run)
     assert statuses(run)["tiny/length/ascii"] == "protocol_violation"
@@ -341,3 +343,90 @@ def test_every_fault_leaves_a_complete_run(cases: list[Case]) -> None:
     for argv in (fake("crash_always"), fake("garbage_hello"), fake("exit_in_handshake")):
         run = run_suite(cases, argv, dataclasses.replace(FAST, restart_budget=1))
         assert_accounted(run)
+
+
+@pytest.mark.parametrize("where", ["value", "key"])
+def test_lone_surrogate_is_a_protocol_violation_and_the_report_is_written(
+    cases: list[Case], tmp_path: Path, where: str
+) -> None:
+    """PROTO-2, PROTO-16 An unpaired surrogate escape in an answer is a `protocol_violation` of
+    that case; the text and JSON reports are still written (no UnicodeEncodeError)."""
+    from conformance import cli, report
+
+    run = run_suite(cases, fake("lone_surrogate", where), FAST)
+    assert_accounted(run)
+    got = statuses(run)
+    normalise = [i for i in IDS if i.startswith("tiny/normalise/") and i in got]
+    violated = {i for i in normalise if got[i] == "protocol_violation"}
+    assert violated == set(normalise) and len(violated) >= 2
+    assert "unpaired surrogate" in (run.results[IDS.index("tiny/normalise/spaces")].message or "")
+    assert all(got[i] == "passed" for i in IDS if i.startswith("tiny/length/"))
+
+    golden = write_tiny_golden(tmp_path / "golden")
+    path = tmp_path / "report.json"
+    adapter = " ".join(fake("lone_surrogate", where))
+    argv = ["run", "--golden", str(golden), "--adapter", adapter, "--quiet",
+            "--timeout", "0.5", "--report-json", str(path)]
+    assert cli.main(argv) == 1
+    document = report.load(path)
+    by_id = {c["id"]: c for c in document["cases"]}
+    assert by_id["tiny/normalise/spaces"]["status"] == "protocol_violation"
+
+
+def test_report_writer_escapes_a_lone_surrogate_instead_of_crashing(tmp_path: Path) -> None:
+    """PROTO-26 Should a lone surrogate reach the report writer at all, it is written as an
+    escape: the report stays valid JSON and the writer does not raise."""
+    from conformance import report
+
+    run = run_suite([], fake("good"), FAST)
+    document = report.build(run, report.SuiteInfo("1.0.0", 0, "golden"))
+    document["warnings"] = ["a\ud800b"]
+    path = tmp_path / "report.json"
+    report.write_json(path, document)
+    assert "\\ud800" in path.read_text(encoding="utf-8")
+
+
+TRACE_YAML = """\
+op: search
+cases:
+  - id: tiny/search/partial-results-only
+    description: A partial case that lists only the results; the trace is still validated.
+    clauses: [PROTO-32]
+    input: {request: {query: kubernetes, mode: bm25}, backends: {}}
+    expect:
+      compare: partial
+      output: {results: []}
+"""
+
+
+@pytest.mark.parametrize(
+    ("how", "pointer"),
+    [
+        ("valid", None),
+        ("missing", "/trace"),
+        ("wrong-type", "/trace/fusion/k"),
+        ("extra-field", "/trace/bm25"),
+        ("not-an-object", "/trace"),
+    ],
+)
+def test_invalid_trace_fails_the_case_even_when_partial(
+    tmp_path: Path, how: str, pointer: str | None
+) -> None:
+    """PROTO-32, TRACE-1 A trace that fails schemas/trace.schema.json (or is missing) makes
+    the case `failed`, naming the schema and the JSON pointer, although the partial case
+    compares only `results`."""
+    from conformance.ops import registry
+
+    case_file = tmp_path / "golden" / "pipeline" / "trace.yaml"
+    case_file.parent.mkdir(parents=True)
+    case_file.write_text(TRACE_YAML, encoding="utf-8")
+    (case,) = load_all(case_files(tmp_path / "golden"))
+    stored = tmp_path / "output.json"
+    stored.write_text(json.dumps(registry()["search"](case.input)), encoding="utf-8")
+    (result,) = run_suite([case], fake("bad_trace", str(stored), how), FAST).results
+    if pointer is None:
+        assert result.status == "passed", result.message
+        return
+    assert result.status == "failed"
+    assert result.mismatch is not None and result.mismatch.path == pointer
+    assert "schemas/trace.schema.json" in (result.message or "")

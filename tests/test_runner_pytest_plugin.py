@@ -34,7 +34,7 @@ def test_cases_become_items_with_failures_and_explicit_skips(
     result.stdout.fnmatch_lines(
         [
             "*FAILED [[]failed[]] tiny/length/astral*",
-            "*at /length: number differs*",
+            "*at /length: integer differs*",
             "*not applicable: operation 'normalise' is not declared by the adapter*",
         ]
     )

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import math
 
 from conformance.compare import compare, numbers_equal
 from reference import text
@@ -86,12 +87,15 @@ def test_numbers_are_parsed_not_compared_as_text() -> None:
     assert compare({"s": a}, {"s": b}) is None
     assert compare({"s": a}, {"s": c}) is None
     assert compare({"s": 0.0}, {"s": z}) is None
+    assert compare({"s": 0.0}, {"s": -0.0}) is None
 
 
-def test_relative_tolerance_is_1e_minus_12_and_integers_exact() -> None:
-    """TEXT-13: within 1e-12 relative is equal, beyond is not; integers compare exactly."""
+def test_floats_compare_bit_exact_and_integers_exactly() -> None:
+    """TEXT-13: one ulp apart is a difference; integers never go through binary64."""
     x = 0.01639344262295082
-    assert numbers_equal(x, x * (1 + 5e-13))
-    assert not numbers_equal(x, x * (1 + 5e-12))
+    assert numbers_equal(x, float(repr(x)))
+    assert not numbers_equal(x, math.nextafter(x, 1.0))
+    assert compare({"n": 1000000000000}, {"n": 1000000000001}) is not None
+    assert compare({"n": 2**64 + 1}, {"n": 2**64}) is not None
     assert compare({"rank": 3}, {"rank": 3.5}) is not None
     assert compare({"id": "a"}, {"id": "a "}) is not None

@@ -1106,6 +1106,126 @@ def _pipe_vector_error() -> None:
 
 
 
+# -- bits: mistakes only a bit-exact comparison sees (TEXT-13) ---------------------------------
+
+
+@mutant(
+    "rrf-sum-smallest-first",
+    "RRF-7",
+    "an item's contributions are summed smallest first (ascending), not largest first",
+)
+def _rrf_sum_ascending() -> None:
+    def canonical_sum(contributions: Sequence[float]) -> float:
+        total = 0.0
+        for value in sorted(contributions):
+            total += value
+        return total
+
+    swap(_mod("reference.rrf"), "canonical_sum", canonical_sum)
+
+
+@mutant(
+    "rrf-sum-in-list-order",
+    "RRF-7",
+    "an item's contributions are summed in list order (the exact order is still right)",
+)
+def _rrf_sum_in_list_order() -> None:
+    _rrf_sum_list_order()
+
+
+@mutant(
+    "rrf-contribution-reciprocal",
+    "RRF-7",
+    "a contribution is w × (1 / (k + r + 1)), two roundings instead of one division",
+)
+def _rrf_reciprocal() -> None:
+    swap(_mod("reference.rrf"), "contribution", lambda w, k, rank: w * (1.0 / float(k + rank + 1)))
+
+
+@mutant(
+    "intent-compose-right-to-left",
+    "INTENT-7",
+    "an item's multipliers are applied right to left: ((score × mN) × …) × m1",
+)
+def _intent_right_to_left() -> None:
+    def apply_multipliers(score: float, multipliers: Sequence[float]) -> float:
+        for m in reversed(multipliers):
+            score = score * m
+        return score
+
+    swap(_mod("reference.intent"), "apply_multipliers", apply_multipliers)
+
+
+@mutant(
+    "intent-precomputed-product",
+    "INTENT-7",
+    "the score is multiplied once by the precomputed product of its multipliers",
+)
+def _intent_product() -> None:
+    def apply_multipliers(score: float, multipliers: Sequence[float]) -> float:
+        product = 1.0
+        for m in multipliers:
+            product = product * m
+        return score * product
+
+    swap(_mod("reference.intent"), "apply_multipliers", apply_multipliers)
+
+
+@mutant(
+    "intent-constant-folded",
+    "INTENT-7",
+    "the product is folded exactly and rounded once (Go constants): 2.2 × 0.45 gives 0.99",
+)
+def _intent_folded_exactly() -> None:
+    def apply_multipliers(score: float, multipliers: Sequence[float]) -> float:
+        exact = Fraction(score)
+        for m in multipliers:
+            exact *= Fraction(m)
+        return float(exact)
+
+    swap(_mod("reference.intent"), "apply_multipliers", apply_multipliers)
+
+
+@mutant(
+    "vector-similarity-two-roots",
+    "BACKEND-30",
+    "the similarity divides by sqrt(|q|²) × sqrt(|c|²), two roots instead of one",
+)
+def _vector_two_roots() -> None:
+    import math
+
+    def similarity_float(dot: int, query_norm2: int, chunk_norm2: int) -> float:
+        return float(dot) / (math.sqrt(float(query_norm2)) * math.sqrt(float(chunk_norm2)))
+
+    swap(_mod("reference.backends.vector"), "similarity_float", similarity_float)
+
+
+def _fifteen_digits(value: Any) -> Any:
+    if isinstance(value, float):
+        return float(f"{value:.15g}")
+    if isinstance(value, dict):
+        return {k: _fifteen_digits(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_fifteen_digits(v) for v in value]
+    return value
+
+
+@mutant(
+    "numbers-written-15-digits",
+    "TEXT-12",
+    "floats are written with 15 significant digits (printf %.15g), a form that does not round-trip",
+)
+def _numbers_15_digits() -> None:
+    ops = _mod("conformance.ops")
+    table: dict[str, Callable[[Any], Any]] = ops._REGISTRY
+    for name, handler in list(table.items()):
+
+        def shortened(inp: Any, handler: Callable[[Any], Any] = handler) -> Any:
+            return _fifteen_digits(handler(inp))
+
+        table[name] = shortened
+
+
 # -- second batch: subtler mistakes, found by asking "which rule has only one case?" ----------
 
 
