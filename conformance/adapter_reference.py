@@ -17,7 +17,12 @@ from conformance import protocol
 from conformance.protocol import Message, ProtocolError
 
 NAME = "hrc-reference"
-CAPABILITIES = ("sqlite-fts5", "embedder:hrc-hash-v1", "reranker:hrc-lexical-v1")
+CAPABILITIES = (
+    "sqlite-fts5",
+    "embedder:hrc-hash-v1",
+    "reranker:hrc-lexical-v1",
+    "intent-table:hrc-1.0",
+)
 
 Handler = Callable[[dict[str, Any]], dict[str, Any]]
 

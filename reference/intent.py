@@ -47,11 +47,13 @@ __all__ = [
     "compile_pattern",
     "detect",
     "document_text",
+    "holds",
     "make_label",
     "matching_rules",
     "parse_table",
     "patterns",
     "predicates",
+    "query_truth",
     "reweight",
     "table",
 ]

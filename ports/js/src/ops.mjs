@@ -153,7 +153,7 @@ export const OPS = {
 };
 
 // Capabilities that need no optional dependency (BACKEND-20..24, BACKEND-33..35).
-export const BASE_CAPABILITIES = ['embedder:hrc-hash-v1', 'reranker:hrc-lexical-v1'];
+export const BASE_CAPABILITIES = ['embedder:hrc-hash-v1', 'reranker:hrc-lexical-v1', 'intent-table:hrc-1.0'];
 
 // What node-sqlite3-wasm with FTS5 adds: operations and the capability sqlite-fts5.
 export const SQLITE_OPERATIONS = ['search_corpus', 'fts_search', 'index_documents'];
