@@ -939,6 +939,31 @@ def _intent_fields() -> None:
     swap(i, "predicates", predicates)
 
 
+@mutant(
+    "intent-table-name-ignored",
+    "INTENT-13",
+    "the table input and the request's intentTable are accepted but the default table always runs",
+)
+def _intent_table_ignored() -> None:
+    t = _mod("reference.intent_table")
+    original = t.table
+    swap(t, "table", lambda name=t.DEFAULT_TABLE: original(t.DEFAULT_TABLE))
+
+
+@mutant(
+    "intent-unknown-table-is-default",
+    "INTENT-13",
+    "an unknown table name silently means the default table instead of invalid_input",
+)
+def _intent_unknown_default() -> None:
+    t = _mod("reference.intent_table")
+    swap(
+        t,
+        "check_table_name",
+        lambda value: value if value in t.TABLES else t.DEFAULT_TABLE,
+    )
+
+
 @mutant("intent-first-rule-only", "INTENT-6", "only the first matching rule applies")
 def _intent_first_rule() -> None:
     i = _mod("reference.intent")
