@@ -20,7 +20,13 @@ from conformance import protocol
 from conformance.protocol import Message, ProtocolError
 
 NAME = "hrc-reference"
-CAPABILITIES = ("sqlite-fts5", "embedder:hrc-hash-v1", "reranker:hrc-lexical-v1", "rrf-weights")
+CAPABILITIES = (
+    "sqlite-fts5",
+    "embedder:hrc-hash-v1",
+    "reranker:hrc-lexical-v1",
+    "rrf-weights",
+    "intent-table:hrc-1.0",
+)
 
 Handler = Callable[[dict[str, Any]], dict[str, Any]]
 

@@ -11,8 +11,9 @@ property checks a law the spec states without needing an expected output:
 - `ladder-prefix`: the rows are a prefix of the canonical rung order and the walk stops at the
   first rung given hits (LADDER-2), checked metamorphically on scripted backends;
 - `intent-compose`: each multiplier is the left-to-right product of its rules' multipliers from
-  spec/data/intent.json, scores compose the same way, rules belong to detected families and the
-  order follows the exact values (INTENT-6..9); permuting the input changes nothing but order.
+  the default table (spec/data/intent-anchor.json), scores compose the same way, rules belong
+  to detected families and the order follows the exact values (INTENT-6..9); permuting the
+  input changes nothing but order.
 
 A failing property is shrunk by Hypothesis and printed as a golden case ready to paste into
 golden/: the input on which the port disagrees with the reference, with the reference's output
@@ -207,21 +208,28 @@ def ladder_inputs(draw: st.DrawFn) -> JSON:
 
 
 _QUERIES = [
-    "what do i prefer?",
-    "when did we ship?",
-    "any tips for version of python",
+    "any tips?",
+    "how many hotels did i book",
+    "have I bought the tickets",
+    "list some tips",
     "kubernetes setup",
-    "my favourite recap",
-    "how many tips",
+    "what should I read",
 ]
-_DOC_PATHS = ["memory/a.md", "docs/fact-x.md", "notes/b.md", "memory/fact-c.md", "Memory/D.md"]
+_DOC_PATHS = [
+    "memory/global/user-preference-a.md",
+    "memory/global/b.md",
+    "notes/user-fact-c.md",
+    "docs/milestone-d.md",
+    "notes/e.md",
+    "Memory/Global/F.md",
+]
 _DOC_CONTENTS = [
     "I prefer tea",
     "[date: 2024-01-01] recap",
-    "summary of version 3",
+    "summary of tea tips",
     "plain words",
-    "lorem ipsum " * 25,
-    "I love it, in total",
+    "we bought a car",
+    "packing checklist, overall",
 ]
 _SCORES = [1 / 61, 1 / 62, 0.99, 1.0, 0.5, 1 / 63]
 
@@ -338,7 +346,7 @@ def check_ladder_prefix(client: PortClient, example: JSON) -> None:
 
 
 def _rule_table() -> dict[str, tuple[str, float, int]]:
-    doc = load_json("intent.json")
+    doc = load_json("intent-anchor.json")
     return {r["name"]: (r["family"], float(r["multiplier"]), i) for i, r in enumerate(doc["rules"])}
 
 

@@ -12,6 +12,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from reference.intent_table import DEFAULT_TABLE, TABLES
 from reference.modes import MODES
 
 
@@ -31,6 +32,13 @@ def register(subparsers: Any) -> None:
     s.add_argument("--rerank-top-n", type=int, default=20, dest="rerank_top_n")
     s.add_argument("--no-embedder", action="store_true", help="run without the hash embedder")
     s.add_argument("--no-rerank", action="store_true", help="disable the lexical reranker")
+    s.add_argument(
+        "--intent-table",
+        choices=TABLES,
+        default=DEFAULT_TABLE,
+        dest="intent_table",
+        help="intent rule table (spec/intent.md INTENT-13)",
+    )
     s.add_argument("--trace", action="store_true", help="also print the full trace")
     s.add_argument("--json", action="store_true", help="print {results, trace} as JSON")
     s.set_defaults(func=cmd_search)
@@ -130,6 +138,7 @@ def cmd_search(args: argparse.Namespace) -> int:
         "candidateK": args.candidate_k,
         "rerankTopN": args.rerank_top_n,
         "rerank": not args.no_rerank,
+        "intentTable": args.intent_table,
     }
     try:
         index = SqliteIndex(db)

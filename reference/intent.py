@@ -1,41 +1,72 @@
 """Intent detection and reweighting of the fused list (spec/intent.md, INTENT-*; D13, D18).
 
-The rule table lives in spec/data/intent.json and is loaded, never retyped. Regexes run on
-folded text with ASCII word boundaries and no flags, so every engine agrees (INTENT-3).
+The named rule tables are loaded by reference.intent_table and their regexes read by
+reference.intent_regex; this module detects the families and applies the rules.
 """
 
 from __future__ import annotations
 
-import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from fractions import Fraction
-from functools import cache
-from typing import Any
 
-from reference.data import SpecDataError, load_json
+from reference.intent_regex import check_portable, compile_pattern
+from reference.intent_table import (
+    CONCRETE_FACT,
+    DEFAULT_TABLE,
+    FAMILIES,
+    LONG_CONTENT,
+    PREFERENCE,
+    TABLES,
+    Rule,
+    Table,
+    check_table_name,
+    holds,
+    parse_table,
+    table,
+)
 from reference.rrf import Fused
 from reference.text import fold, length, normalise
 from reference.types import Candidate
 
-PREFERENCE = "preference"
-CONCRETE_FACT = "concrete-fact"
-FAMILIES = (PREFERENCE, CONCRETE_FACT)
-LONG_CONTENT = "long_content"
-TARGETS = ("path", "text")
-
-_META = frozenset("\\^$.|?*+()[]{}")
-_ESCAPABLE = _META | frozenset("-/")
-_CLASS_SINGLES = frozenset("abcdefghijklmnopqrstuvwxyz0123456789_-/' ")
+__all__ = [
+    "CONCRETE_FACT",
+    "DEFAULT_TABLE",
+    "FAMILIES",
+    "LONG_CONTENT",
+    "PREFERENCE",
+    "TABLES",
+    "Adjustment",
+    "Intent",
+    "Rule",
+    "Table",
+    "adjustments_by_id",
+    "apply_multipliers",
+    "check_portable",
+    "check_table_name",
+    "compile_pattern",
+    "detect",
+    "document_text",
+    "holds",
+    "make_label",
+    "matching_rules",
+    "parse_table",
+    "patterns",
+    "predicates",
+    "query_truth",
+    "reweight",
+    "table",
+]
 
 
 @dataclass(frozen=True)
 class Intent:
-    """INTENT-4: which families the query belongs to, and the trace label."""
+    """INTENT-4: which families the query belongs to, the trace label, and the table used."""
 
     preference: bool
     concrete_fact: bool
     label: str
+    table: str = DEFAULT_TABLE
 
 
 @dataclass(frozen=True)
@@ -47,163 +78,9 @@ class Adjustment:
     rules: tuple[str, ...]
 
 
-@dataclass(frozen=True)
-class Pattern:
-    """A named regex of the table (INTENT-2); `target` is query, path or text."""
-
-    name: str
-    family: str
-    target: str
-    source: str
-    regex: re.Pattern[str]
-
-
-@dataclass(frozen=True)
-class Rule:
-    """INTENT-6: a named document rule with its family, condition and multiplier."""
-
-    name: str
-    family: str
-    all: tuple[str, ...]
-    any: tuple[str, ...]
-    none: tuple[str, ...]
-    multiplier: float
-
-
-@dataclass(frozen=True)
-class Table:
-    """The loaded rule table (INTENT-1)."""
-
-    query_patterns: tuple[Pattern, ...]
-    document_patterns: tuple[Pattern, ...]
-    rules: tuple[Rule, ...]
-    long_content_length: int
-
-
-def check_portable(source: str) -> None:
-    """INTENT-3: reject anything outside the portable ASCII subset; raise ValueError."""
-    i, n = 0, len(source)
-    prev_quantifiable = False
-    while i < n:
-        ch = source[i]
-        if ord(ch) < 0x20 or ord(ch) > 0x7E:
-            raise ValueError(f"non-ASCII or control character at {i}")
-        if "A" <= ch <= "Z":
-            raise ValueError(f"upper-case letter at {i}: patterns run on folded text")
-        if ch == "\\":
-            nxt = source[i + 1] if i + 1 < n else ""
-            if nxt == "b":
-                prev_quantifiable = False
-            elif nxt in _ESCAPABLE and nxt:
-                prev_quantifiable = True
-            else:
-                raise ValueError(f"escape \\{nxt} is not portable")
-            i += 2
-            continue
-        if ch in "$.":
-            raise ValueError(f"{ch!r} is not portable")
-        if ch == "(":
-            if source[i : i + 3] != "(?:":
-                raise ValueError("only non-capturing groups (?:...) are portable")
-            i += 3
-            prev_quantifiable = False
-            continue
-        if ch in "?*+{":
-            if not prev_quantifiable:
-                raise ValueError(f"quantifier at {i} follows nothing quantifiable")
-            if ch == "{":
-                end = source.find("}", i)
-                if end < 0 or not re.fullmatch(r"[0-9]+(?:,[0-9]+)?", source[i + 1 : end]):
-                    raise ValueError("only {n} and {n,m} are portable")
-                i = end + 1
-            else:
-                i += 1
-            prev_quantifiable = False
-            continue
-        if ch == "[":
-            end = source.find("]", i)
-            body = source[i + 1 : end] if end > 0 else ""
-            if not body or not re.fullmatch(r"(?:0-9|a-z|[a-z0-9_/' ]|-$)+", body):
-                raise ValueError(f"class at {i} is not portable")
-            i = end + 1
-            prev_quantifiable = True
-            continue
-        if ch in "|^":
-            prev_quantifiable = False
-        elif ch in ")]}":
-            prev_quantifiable = ch == ")"
-            if ch != ")":
-                raise ValueError(f"unbalanced {ch!r} at {i}")
-        else:
-            prev_quantifiable = True
-        i += 1
-
-
-def compile_pattern(source: str) -> re.Pattern[str]:
-    """INTENT-3: Python reading of a portable source: re.ASCII (ASCII \\b), nothing else."""
-    check_portable(source)
-    return re.compile(source, re.ASCII)
-
-
-def _names(raw: Any, what: str) -> tuple[str, ...]:
-    if not isinstance(raw, list) or not all(isinstance(x, str) for x in raw):
-        raise SpecDataError(f"intent.json: {what} must be a list of names")
-    return tuple(raw)
-
-
-def _parse(doc: Any) -> Table:
-    try:
-        qps = tuple(
-            Pattern(p["name"], p["family"], "query", p["source"], compile_pattern(p["source"]))
-            for p in doc["queryPatterns"]
-        )
-        dps = tuple(
-            Pattern(p["name"], "", p["target"], p["source"], compile_pattern(p["source"]))
-            for p in doc["documentPatterns"]
-        )
-        rules = tuple(
-            Rule(
-                name=r["name"],
-                family=r["family"],
-                all=_names(r["all"], "all"),
-                any=_names(r["any"], "any"),
-                none=_names(r["none"], "none"),
-                multiplier=float(r["multiplier"]),
-            )
-            for r in doc["rules"]
-        )
-        long_len = doc["longContentLength"]
-    except (KeyError, TypeError, ValueError, re.error) as exc:
-        raise SpecDataError(f"intent.json is malformed: {exc}") from exc
-    names = [p.name for p in qps + dps]
-    predicates = {p.name for p in dps} | {LONG_CONTENT}
-    if len(set(names)) != len(names) or LONG_CONTENT in names:
-        raise SpecDataError("intent.json: pattern names must be unique")
-    if not qps or not dps or not rules:
-        raise SpecDataError("intent.json: empty table")
-    for p in qps:
-        if p.family not in FAMILIES:
-            raise SpecDataError(f"intent.json: unknown family {p.family!r}")
-    for p in dps:
-        if p.target not in TARGETS:
-            raise SpecDataError(f"intent.json: unknown target {p.target!r}")
-    for r in rules:
-        if r.family not in FAMILIES or not set(r.all + r.any + r.none) <= predicates:
-            raise SpecDataError(f"intent.json: rule {r.name!r} is malformed")
-    if not isinstance(long_len, int) or isinstance(long_len, bool) or long_len < 1:
-        raise SpecDataError("intent.json: longContentLength must be a positive integer")
-    return Table(qps, dps, rules, long_len)
-
-
-@cache
-def table() -> Table:
-    """INTENT-1: the rule table from spec/data/intent.json (fails loudly when missing)."""
-    return _parse(load_json("intent.json"))
-
-
-def patterns() -> dict[str, str]:
-    """INTENT-2: every pattern source by name, query patterns first, in file order."""
-    t = table()
+def patterns(name: str = DEFAULT_TABLE) -> dict[str, str]:
+    """INTENT-2: every pattern source of the table by name, query patterns first, file order."""
+    t = table(name)
     return {p.name: p.source for p in t.query_patterns + t.document_patterns}
 
 
@@ -214,15 +91,18 @@ def make_label(preference: bool, concrete_fact: bool) -> str:
     )
 
 
-def detect(query: str) -> Intent:
-    """INTENT-4, INTENT-12: a family is on when any of its query patterns matches fold(query)."""
+def query_truth(query: str, name: str = DEFAULT_TABLE) -> dict[str, bool]:
+    """INTENT-4: whether each query pattern of the table matches fold(query)."""
     folded = fold(query)
-    on = {f: False for f in FAMILIES}
-    for p in table().query_patterns:
-        if not on[p.family] and p.regex.search(folded):
-            on[p.family] = True
+    return {p.name: p.regex.search(folded) is not None for p in table(name).query_patterns}
+
+
+def detect(query: str, name: str = DEFAULT_TABLE) -> Intent:
+    """INTENT-4, INTENT-12: a family is on when its condition over the query patterns holds."""
+    truth = query_truth(query, name)
+    on = {f.name: holds(f.condition, truth) for f in table(name).families}
     pref, fact = on[PREFERENCE], on[CONCRETE_FACT]
-    return Intent(preference=pref, concrete_fact=fact, label=make_label(pref, fact))
+    return Intent(pref, fact, make_label(pref, fact), name)
 
 
 def document_text(c: Candidate) -> str:
@@ -230,29 +110,24 @@ def document_text(c: Candidate) -> str:
     return fold("\n".join((c.path, c.title, c.summary, c.content)))
 
 
-def predicates(c: Candidate) -> dict[str, bool]:
-    """INTENT-5, INTENT-6: truth value of every document pattern and of long_content."""
-    t = table()
+def predicates(c: Candidate, name: str = DEFAULT_TABLE) -> dict[str, bool]:
+    """INTENT-5, INTENT-6: truth of every document pattern (and long_content if defined)."""
+    t = table(name)
     texts = {"path": fold(c.path), "text": document_text(c)}
     out = {p.name: p.regex.search(texts[p.target]) is not None for p in t.document_patterns}
-    out[LONG_CONTENT] = length(normalise(c.content)) > t.long_content_length
+    if t.long_content_length is not None:
+        out[LONG_CONTENT] = length(normalise(c.content)) > t.long_content_length
     return out
 
 
 def matching_rules(intent: Intent, c: Candidate) -> list[Rule]:
     """INTENT-6: the rules of the detected families whose condition holds, in table order."""
     active = {PREFERENCE: intent.preference, CONCRETE_FACT: intent.concrete_fact}
-    rules = [r for r in table().rules if active[r.family]]
+    rules = [r for r in table(intent.table).rules if active[r.family]]
     if not rules:
         return []
-    truth = predicates(c)
-    return [
-        r
-        for r in rules
-        if all(truth[n] for n in r.all)
-        and (not r.any or any(truth[n] for n in r.any))
-        and not any(truth[n] for n in r.none)
-    ]
+    truth = predicates(c, intent.table)
+    return [r for r in rules if holds(r.condition, truth)]
 
 
 def apply_multipliers(score: float, multipliers: Sequence[float]) -> float:

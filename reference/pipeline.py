@@ -161,7 +161,7 @@ def search(
     fused = fuse(lists, req.rrf_k)
 
     # 6. Intent reweighting.
-    intent = detect(req.query)
+    intent = detect(req.query, req.intent_table)
     reweighted, adjustments = reweight(intent, fused)
     timings["fusionMs"] = (time.perf_counter() - t) * 1000
 

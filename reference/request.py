@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from reference import text
+from reference.intent_table import check_table_name
 from reference.modes import MODES
 from reference.rrf import check_weight
 from reference.types import InvalidInput, whole_number
@@ -19,6 +20,7 @@ DEFAULTS: dict[str, Any] = {
     "rrfK": 60,
     "rerank": True,
     "skipRetryLadder": False,
+    "intentTable": "anchor",
 }
 
 _KNOWN = {"query", "aliases", "weights", *DEFAULTS}
@@ -39,9 +41,10 @@ class Request:
     rerank: bool
     skip_retry_ladder: bool
     aliases: Mapping[str, list[str]] = field(default_factory=dict)
+    intent_table: str = "anchor"
 
     def to_json(self) -> dict[str, Any]:
-        """The `request` object of the trace (TRACE fields), aliases excluded."""
+        """The `request` object of the trace (TRACE fields), aliases and intentTable excluded."""
         return {
             "query": self.query,
             "mode": self.mode,
@@ -73,6 +76,14 @@ def _weight(weights: Mapping[str, Any], name: str) -> float:
         return check_weight(weights.get(name, 1))
     except InvalidInput as exc:
         raise InvalidInput(f"request.weights.{name}: {exc}") from exc
+
+
+def _intent_table(obj: Mapping[str, Any]) -> str:
+    """PIPE-1, INTENT-13: a known intent table name; absent means "anchor"."""
+    try:
+        return check_table_name(obj.get("intentTable", DEFAULTS["intentTable"]))
+    except InvalidInput as exc:
+        raise InvalidInput(f"request.intentTable: {exc}") from exc
 
 
 def parse_request(obj: Mapping[str, Any]) -> Request:
@@ -107,4 +118,5 @@ def parse_request(obj: Mapping[str, Any]) -> Request:
         rerank=_bool(obj, "rerank"),
         skip_retry_ladder=_bool(obj, "skipRetryLadder"),
         aliases=validate_aliases(obj.get("aliases", {})),
+        intent_table=_intent_table(obj),
     )

@@ -100,3 +100,22 @@ def test_fact_query_dated_fact_is_below_a_rollup_before_intent() -> None:
     chunks = {c.id: c for c in demo().index.chunks()}
     assert "[date: " in chunks[fact].content
     assert "recap" in chunks[recap].content.lower() and len(chunks[recap].content) > 240
+
+
+def test_anchor_preference_query_memory_notes_are_not_first_before_intent() -> None:
+    """BACKEND-41: for `recommend`/`tea` BM25 ranks raw tea notes above both preference notes."""
+    got = ids('"recommend" OR "tea"')
+    notes = [f"memory/global/user-preference-{n}.md#0" for n in ("tea", "tea-shop")]
+    assert all(n in got[:5] for n in notes)
+    assert got[:2] == ["recipes/iced-tea.md#0", "travel/kyoto-tea-ceremony.md#0"]
+
+
+def test_anchor_fact_query_dated_fact_is_below_plan_recap_and_overview_before_intent() -> None:
+    """BACKEND-41: for `completed`/`postgres`/`upgrade` the dated fact is fourth in BM25."""
+    got = ids('"completed" OR "postgres" OR "upgrade"')
+    assert got.index("memory/facts/fact-postgres-16-upgrade.md#0") == 3
+    assert got[:3] == [
+        "projects/postgres/postgres-upgrade-plan.md#0",
+        "projects/postgres/weekly-recap-2024-w18.md#0",
+        "projects/postgres/overview.md#0",
+    ]

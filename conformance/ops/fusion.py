@@ -80,14 +80,20 @@ def op_rrf(inp: JSON) -> JSON:
     return {"results": [fused_json(f) for f in rrf.fuse(lists, k)]}
 
 
+def _table(inp: JSON) -> str:
+    """INTENT-13: optional `table`, default "anchor"; an unknown name is invalid_input."""
+    return intent.check_table_name(inp.get("table", intent.DEFAULT_TABLE))
+
+
 @operation("intent_patterns")
 def op_intent_patterns(inp: JSON) -> JSON:
-    return {"patterns": intent.patterns()}
+    return {"patterns": intent.patterns(_table(inp))}
 
 
 @operation("intent_detect")
 def op_intent_detect(inp: JSON) -> JSON:
-    found = intent.detect(_str(inp, "query"))
+    name = _table(inp)
+    found = intent.detect(_str(inp, "query"), name)
     return {
         "preference": found.preference,
         "concreteFact": found.concrete_fact,
@@ -97,7 +103,8 @@ def op_intent_detect(inp: JSON) -> JSON:
 
 @operation("intent_reweight")
 def op_intent_reweight(inp: JSON) -> JSON:
-    found = intent.detect(_str(inp, "query"))
+    name = _table(inp)
+    found = intent.detect(_str(inp, "query"), name)
     fused = _fused_list(inp.get("results"), "results")
     items, adjustments = intent.reweight(found, fused)
     by_id = intent.adjustments_by_id(adjustments)

@@ -796,20 +796,87 @@ def _tri_slugs() -> None:
 @mutant(
     "intent-unicode-word-boundary",
     "INTENT-3",
-    "patterns compiled without re.ASCII: é and ٣ count as word characters for \\b",
+    "patterns compiled without re.ASCII (Rust, .NET): é and ٣ count as word characters for \\b",
 )
 def _intent_unicode_b() -> None:
     i = _mod("reference.intent")
 
-    def compile_pattern(source: str) -> re.Pattern[str]:
-        i.check_portable(source)
-        return re.compile(source)
+    def compile_pattern(source: str, flags: str = "") -> re.Pattern[str]:
+        i.check_portable(source, flags)
+        return re.compile(source)  # folded text: dropping `i` alone changes nothing
+
+    swap(i, "compile_pattern", compile_pattern)
+
+
+@mutant(
+    "intent-python-ignorecase",
+    "INTENT-3",
+    "the i flag read as Python re.IGNORECASE without re.ASCII: ſ matches s, ı matches i",
+)
+def _intent_python_ignorecase() -> None:
+    i = _mod("reference.intent")
+
+    def compile_pattern(source: str, flags: str = "") -> re.Pattern[str]:
+        i.check_portable(source, flags)
+        return re.compile(source, re.IGNORECASE if flags == "i" else 0)
+
+    swap(i, "compile_pattern", compile_pattern)
+
+
+# Java's own \b (checked with Java 17): Unicode letters and digits are word characters, and so
+# is a non-spacing mark after one (`did i` U+0307 has no boundary after the i).
+_JAVA_WORD = "[\\w\u0300-\u036f\u20d0-\u20ff\ufe20-\ufe2f]"
+_JAVA_B = f"(?:(?<={_JAVA_WORD})(?!{_JAVA_WORD})|(?<!{_JAVA_WORD})(?={_JAVA_WORD}))"
+
+
+@mutant(
+    "intent-java-word-boundary",
+    "INTENT-3",
+    "Java's own \\b kept (no look-around rewrite): a combining mark continues the word",
+)
+def _intent_java_b() -> None:
+    i = _mod("reference.intent")
+
+    def compile_pattern(source: str, flags: str = "") -> re.Pattern[str]:
+        i.check_portable(source, flags)
+        return re.compile(source.replace("\\b", _JAVA_B))  # CASE_INSENSITIVE is ASCII-only
+
+    swap(i, "compile_pattern", compile_pattern)
+
+
+def _go_fold(source: str) -> str:
+    """What Go's (?i) adds for an ASCII pattern: the simple-fold orbits s/ſ and k/K."""
+    out: list[str] = []
+    n = 0
+    while n < len(source):
+        ch = source[n]
+        if ch == "\\" or ch == "[":
+            end = n + 2 if ch == "\\" else source.index("]", n) + 1
+            out.append(source[n:end])
+            n = end
+            continue
+        out.append({"s": "[s\u017f]", "k": "[k\u212a]"}.get(ch, ch))
+        n += 1
+    return "".join(out)
+
+
+@mutant(
+    "intent-go-case-fold",
+    "INTENT-3",
+    "the i flag kept as Go's (?i) (Unicode simple folding): suggeſt matches suggest",
+)
+def _intent_go_fold() -> None:
+    i = _mod("reference.intent")
+
+    def compile_pattern(source: str, flags: str = "") -> re.Pattern[str]:
+        i.check_portable(source, flags)
+        return re.compile(_go_fold(source) if flags == "i" else source, re.ASCII)
 
     swap(i, "compile_pattern", compile_pattern)
 
 
 class _CaselessRegex:
-    """What JavaScript `/iu` adds on folded text: ſ (U+017F) matches `s`."""
+    """What JavaScript `/iu` adds on folded text: ſ (U+017F) matches `s` and is a word char."""
 
     def __init__(self, regex: re.Pattern[str]) -> None:
         self._regex = regex
@@ -821,12 +888,16 @@ class _CaselessRegex:
 @mutant(
     "intent-case-insensitive",
     "INTENT-3",
-    "patterns carry a case-insensitive flag (JavaScript /iu): ſuggest matches suggest",
+    "patterns carry a Unicode case-insensitive flag (JavaScript /iu): ſuggest matches suggest",
 )
 def _intent_caseless() -> None:
     i = _mod("reference.intent")
     original = i.compile_pattern
-    swap(i, "compile_pattern", lambda source: _CaselessRegex(original(source)))
+    swap(
+        i,
+        "compile_pattern",
+        lambda source, flags="": _CaselessRegex(original(source, flags)),
+    )
 
 
 @mutant(
@@ -837,13 +908,13 @@ def _intent_caseless() -> None:
 def _intent_unfolded() -> None:
     i = _mod("reference.intent")
 
-    def detect(query: str) -> Any:
+    def detect(query: str, name: str = i.DEFAULT_TABLE) -> Any:
         text = i.normalise(query)
-        on = dict.fromkeys(i.FAMILIES, False)
-        for p in i.table().query_patterns:
-            on[p.family] = on[p.family] or p.regex.search(text) is not None
+        t = i.table(name)
+        truth = {p.name: p.regex.search(text) is not None for p in t.query_patterns}
+        on = {f.name: i.holds(f.condition, truth) for f in t.families}
         pref, fact = on[i.PREFERENCE], on[i.CONCRETE_FACT]
-        return i.Intent(pref, fact, i.make_label(pref, fact))
+        return i.Intent(pref, fact, i.make_label(pref, fact), name)
 
     swap(i, "detect", detect)
 
@@ -857,15 +928,40 @@ def _intent_fields() -> None:
     i = _mod("reference.intent")
     original = i.predicates
 
-    def predicates(c: Any) -> dict[str, bool]:
-        out: dict[str, bool] = original(c)
+    def predicates(c: Any, name: str = i.DEFAULT_TABLE) -> dict[str, bool]:
+        out: dict[str, bool] = original(c, name)
         fields = [i.fold(v) for v in (c.path, c.title, c.summary, c.content)]
-        for p in i.table().document_patterns:
+        for p in i.table(name).document_patterns:
             if p.target == "text":
                 out[p.name] = any(p.regex.search(f) is not None for f in fields)
         return out
 
     swap(i, "predicates", predicates)
+
+
+@mutant(
+    "intent-table-name-ignored",
+    "INTENT-13",
+    "the table input and the request's intentTable are accepted but the default table always runs",
+)
+def _intent_table_ignored() -> None:
+    t = _mod("reference.intent_table")
+    original = t.table
+    swap(t, "table", lambda name=t.DEFAULT_TABLE: original(t.DEFAULT_TABLE))
+
+
+@mutant(
+    "intent-unknown-table-is-default",
+    "INTENT-13",
+    "an unknown table name silently means the default table instead of invalid_input",
+)
+def _intent_unknown_default() -> None:
+    t = _mod("reference.intent_table")
+    swap(
+        t,
+        "check_table_name",
+        lambda value: value if value in t.TABLES else t.DEFAULT_TABLE,
+    )
 
 
 @mutant("intent-first-rule-only", "INTENT-6", "only the first matching rule applies")
@@ -1389,9 +1485,11 @@ def _intent_long_inclusive() -> None:
     i = _mod("reference.intent")
     original = i.predicates
 
-    def predicates(c: Any) -> dict[str, bool]:
-        out: dict[str, bool] = original(c)
-        out[i.LONG_CONTENT] = i.length(i.normalise(c.content)) >= i.table().long_content_length
+    def predicates(c: Any, name: str = i.DEFAULT_TABLE) -> dict[str, bool]:
+        out: dict[str, bool] = original(c, name)
+        limit = i.table(name).long_content_length
+        if limit is not None:
+            out[i.LONG_CONTENT] = i.length(i.normalise(c.content)) >= limit
         return out
 
     swap(i, "predicates", predicates)
@@ -1406,9 +1504,11 @@ def _intent_long_raw() -> None:
     i = _mod("reference.intent")
     original = i.predicates
 
-    def predicates(c: Any) -> dict[str, bool]:
-        out: dict[str, bool] = original(c)
-        out[i.LONG_CONTENT] = len(c.content) > i.table().long_content_length
+    def predicates(c: Any, name: str = i.DEFAULT_TABLE) -> dict[str, bool]:
+        out: dict[str, bool] = original(c, name)
+        limit = i.table(name).long_content_length
+        if limit is not None:
+            out[i.LONG_CONTENT] = len(c.content) > limit
         return out
 
     swap(i, "predicates", predicates)

@@ -16,7 +16,7 @@ import { isStopword } from './stopwords.mjs';
 import { strongestTerm } from './strongest.mjs';
 import { fuse, validateK, validateWeight } from './rrf.mjs';
 import { trigrams, jaccard, trigramSearch } from './trigram.mjs';
-import { patterns, detect, reweight } from './intent.mjs';
+import { patterns, detect, reweight, checkTableName, DEFAULT_TABLE } from './intent.mjs';
 import { unanimity } from './unanimity.mjs';
 import { applyRerank } from './rerank.mjs';
 import { scriptedReranker } from './backends/scripted.mjs';
@@ -37,6 +37,11 @@ function uniqueIds(items, field) {
     if (seen.has(it.id)) throw invalid(`${field}: repeated id ${JSON.stringify(it.id)}`);
     seen.add(it.id);
   }
+}
+
+// INTENT-13: optional `table`, default "anchor"; an unknown name is invalid_input.
+function intentTableInput(input) {
+  return input.table === undefined ? DEFAULT_TABLE : checkTableName(input.table, 'table');
 }
 
 export const OPS = {
@@ -105,19 +110,21 @@ export const OPS = {
       hits: hits.map((h) => ({ id: h.chunk.id, path: h.chunk.path, intersection: h.intersection, union: h.union })),
     };
   },
-  intent_patterns() {
-    return { patterns: patterns() };
+  intent_patterns(input) {
+    return { patterns: patterns(intentTableInput(input)) };
   },
   intent_detect(input) {
-    const d = detect(requireString(input.query, 'query'));
+    const table = intentTableInput(input);
+    const d = detect(requireString(input.query, 'query'), table);
     return { preference: d.preference, concreteFact: d.concreteFact, label: d.label };
   },
   intent_reweight(input) {
+    const table = intentTableInput(input);
     const query = requireString(input.query, 'query');
     requireArray(input.results, 'results');
     const items = input.results.map((r, i) => fusedItem(r, `results[${i}]`));
     uniqueIds(items, 'results');
-    const { rows } = reweight(query, items);
+    const { rows } = reweight(query, items, table);
     return {
       results: rows.map((r) => ({ id: r.item.id, score: r.score, multiplier: r.multiplier, rules: r.rules })),
     };
@@ -153,7 +160,7 @@ export const OPS = {
 };
 
 // Capabilities that need no optional dependency (BACKEND-20..24, BACKEND-33..35).
-export const BASE_CAPABILITIES = ['embedder:hrc-hash-v1', 'reranker:hrc-lexical-v1'];
+export const BASE_CAPABILITIES = ['embedder:hrc-hash-v1', 'reranker:hrc-lexical-v1', 'intent-table:hrc-1.0'];
 
 // What node-sqlite3-wasm with FTS5 adds: operations and the capability sqlite-fts5.
 export const SQLITE_OPERATIONS = ['search_corpus', 'fts_search', 'index_documents'];

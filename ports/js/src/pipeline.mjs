@@ -5,7 +5,7 @@ import { normalise } from './text.mjs';
 import { parse, parseAliases, compileTokens } from './query.mjs';
 import { runBm25Leg } from './ladder.mjs';
 import { fuse } from './rrf.mjs';
-import { reweight } from './intent.mjs';
+import { reweight, checkTableName, DEFAULT_TABLE } from './intent.mjs';
 import { unanimity } from './unanimity.mjs';
 import { applyRerank } from './rerank.mjs';
 
@@ -35,6 +35,7 @@ function weight(v, field) {
 // PIPE-1, PIPE-2
 const KNOWN_FIELDS = new Set([
   'query', 'mode', 'topK', 'candidateK', 'rerankTopN', 'rrfK', 'weights', 'rerank', 'skipRetryLadder', 'aliases',
+  'intentTable',
 ]);
 
 export function validateRequest(request) {
@@ -65,6 +66,8 @@ export function validateRequest(request) {
     weights,
     rerank: bool(request.rerank, 'rerank', true),
     skipRetryLadder: bool(request.skipRetryLadder, 'skipRetryLadder', false),
+    // PIPE-1, INTENT-13: a known table name; absent means the anchor table.
+    intentTable: request.intentTable === undefined ? DEFAULT_TABLE : checkTableName(request.intentTable, 'request.intentTable'),
   };
   const aliasTable = parseAliases(request.aliases, 'request.aliases');
   if (normalise(req.query) === '') throw invalid('request.query is empty after normalisation');
@@ -143,7 +146,7 @@ export function search(request, backends) {
   const fused = fuse(lists, req.rrfK);
 
   // 6. intent
-  const intent = reweight(req.query, fused);
+  const intent = reweight(req.query, fused, req.intentTable);
   const afterIntent = intent.rows.map((row) => {
     const item = { ...row.item, score: row.score };
     return item;

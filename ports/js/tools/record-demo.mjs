@@ -11,6 +11,8 @@ export const DEMO_QUERIES = [
   'postgress',
   'sourdough starter',
   'kubernetes setup',
+  'recommend a tea',
+  'have I completed the postgres upgrade',
   'what tea do I prefer',
   'when did we upgrade postgres',
   'tea prefer',
