@@ -17,7 +17,13 @@ from conformance import protocol
 from conformance.protocol import Message, ProtocolError
 
 NAME = "hrc-reference"
-CAPABILITIES = ("sqlite-fts5", "embedder:hrc-hash-v1", "reranker:hrc-lexical-v1")
+CAPABILITIES = (
+    "sqlite-fts5",
+    "embedder:hrc-hash-v1",
+    "reranker:hrc-lexical-v1",
+    "stopwords:hrc-1.0",
+    "canonical-fts5",
+)
 
 Handler = Callable[[dict[str, Any]], dict[str, Any]]
 

@@ -21,7 +21,7 @@ DEFAULTS: dict[str, Any] = {
     "skipRetryLadder": False,
 }
 
-_KNOWN = {"query", "aliases", "weights", *DEFAULTS}
+_KNOWN = {"query", "aliases", "weights", "stopwordList", *DEFAULTS}
 
 
 @dataclass(frozen=True)
@@ -39,6 +39,8 @@ class Request:
     rerank: bool
     skip_retry_ladder: bool
     aliases: Mapping[str, list[str]] = field(default_factory=dict)
+    #: DSL-22: the stopword list every stopword-filtering stage uses.
+    stopword_list: str = "anchor"
 
     def to_json(self) -> dict[str, Any]:
         """The `request` object of the trace (TRACE fields), aliases excluded."""
@@ -78,6 +80,7 @@ def _weight(weights: Mapping[str, Any], name: str) -> float:
 def parse_request(obj: Mapping[str, Any]) -> Request:
     """PIPE-1, PIPE-2: reject bad fields; absent fields take their defaults."""
     from reference.query import validate_aliases
+    from reference.query.stopwords import check_list
 
     if not isinstance(obj, Mapping):
         raise InvalidInput("request must be an object")
@@ -107,4 +110,13 @@ def parse_request(obj: Mapping[str, Any]) -> Request:
         rerank=_bool(obj, "rerank"),
         skip_retry_ladder=_bool(obj, "skipRetryLadder"),
         aliases=validate_aliases(obj.get("aliases", {})),
+        stopword_list=_stopword_list(obj, check_list),
     )
+
+
+def _stopword_list(obj: Mapping[str, Any], check: Any) -> str:
+    """PIPE-1, DSL-22: the named stopword list; absent or null is the default `anchor`."""
+    try:
+        return str(check(obj.get("stopwordList")))
+    except InvalidInput as exc:
+        raise InvalidInput(f"request.{exc}") from exc

@@ -21,7 +21,8 @@ function send(obj) {
 
 // Fail loudly at start-up when a spec data file is missing (spec/README.md).
 intentTable();
-isStopword('the');
+isStopword('the', 'anchor');
+isStopword('the', 'hrc-1.0');
 isPunctOrSymbol(0x21);
 
 const corpus = await loadCorpusSupport();
