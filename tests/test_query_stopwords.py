@@ -177,5 +177,5 @@ def test_request_names_the_list() -> None:
     assert parse_request({"query": "q"}).stopword_list == "anchor"
     assert parse_request({"query": "q", "stopwordList": None}).stopword_list == "anchor"
     assert parse_request({"query": "q", "stopwordList": "hrc-1.0"}).stopword_list == "hrc-1.0"
-    with pytest.raises(InvalidInput, match="request.stopwordList"):
+    with pytest.raises(InvalidInput, match=r"request\.stopwordList"):
         parse_request({"query": "q", "stopwordList": "english"})

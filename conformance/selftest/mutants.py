@@ -249,6 +249,80 @@ def _dsl_barewords() -> None:
 
 
 @mutant(
+    "dsl-phrases-unquoted",
+    "DSL-16",
+    "phrases are emitted as their bare words, so they lose word order and `:` or `^` inside "
+    "one reaches FTS5 as syntax",
+)
+def _dsl_phrases_bare() -> None:
+    c = _mod("reference.query.compile")
+    original = c.render_token
+
+    def render_token(token: Any) -> str:
+        if token.kind == "phrase":
+            return str(token.text)
+        return str(original(token))
+
+    swap(c, "render_token", render_token)
+
+
+@mutant("dsl-prefix-without-star", "DSL-16", "a prefix token is rendered as a plain string")
+def _dsl_prefix_no_star() -> None:
+    c = _mod("reference.query.compile")
+    original = c.render_token
+
+    def render_token(token: Any) -> str:
+        if token.kind == "prefix":
+            return str(c.fts_quote(token.text))
+        return str(original(token))
+
+    swap(c, "render_token", render_token)
+
+
+@mutant(
+    "dsl-left-to-right",
+    "DSL-18",
+    "operators apply left to right (everything before an operator is parenthesised)",
+)
+def _dsl_left_to_right() -> None:
+    c = _mod("reference.query.compile")
+
+    def join_tokens(tokens: Iterable[Any]) -> str:
+        out = ""
+        for token in tokens:
+            rendered = c.render_token(token)
+            if not out:
+                out = rendered
+            else:
+                out = f"({out}) {token.operator or c.DEFAULT_OPERATOR} {rendered}"
+        return out
+
+    swap(c, "join_tokens", join_tokens)
+
+
+@mutant(
+    "fts5-respelled-plain-terms",
+    "DSL-23",
+    "a port that only respells: plain terms are FTS5 barewords everywhere (`kubernetes OR "
+    "setup`); it means the same, so only the canonical-fts5 cases (and the scripted index, "
+    "keyed by spelling) see it",
+)
+def _fts5_respelled() -> None:
+    c = _mod("reference.query.compile")
+    lad = _mod("reference.ladder")
+    original = c.render_token
+
+    def render_token(token: Any) -> str:
+        if token.kind == "term":
+            return str(token.text)
+        return str(original(token))
+
+    swap(c, "render_token", render_token)
+    set_attr(lad, "_quoted", lambda term: str(term))
+    set_attr(_mod("reference.backends.scripted"), "LOOKUP_BY_MEANING", True)  # BACKEND-36
+
+
+@mutant(
     "dsl-alias-group-unparenthesised",
     "DSL-16",
     "an alias group is not parenthesised, so AND/NOT bind to its first alternative only",
