@@ -354,3 +354,25 @@ def test_meaning_cases_still_catch_broken_compilers(mutant: str) -> None:
     argv = [sys.executable, "-m", "conformance.selftest.mutant_adapter", mutant]
     run = run_suite(cases, argv)
     assert any(r.status != "passed" for r in run.results), mutant
+
+
+def test_a_port_without_canonical_fts5_gets_not_applicable_in_the_report() -> None:
+    """DSL-23: the #canonical cases are not_applicable, counted and listed; the report is valid."""
+    from conformance import report
+    from conformance.cases import schema_validator
+
+    serve = (
+        "import sys; from conformance import adapter_reference as a; "
+        "a.CAPABILITIES = tuple(c for c in a.CAPABILITIES if c != 'canonical-fts5'); "
+        "sys.exit(a.main())"
+    )
+    suite = load_all()
+    cases = select(suite, ["query-dsl/compile-meaning"])
+    run = run_suite(cases, [sys.executable, "-c", serve])
+    by_status = {r.case.id: r.status for r in run.results}
+    assert {s for i, s in by_status.items() if i.endswith("#canonical")} == {"not_applicable"}
+    assert {s for i, s in by_status.items() if not i.endswith("#canonical")} == {"passed"}
+    document = report.build(run, report.SuiteInfo.for_cases(suite, None))
+    assert not list(schema_validator("report.schema.json").iter_errors(document))
+    assert run.counts()["not_applicable"] == len(cases) // 2
+    assert run.ok
