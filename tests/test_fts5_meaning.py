@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -376,3 +377,25 @@ def test_a_port_without_canonical_fts5_gets_not_applicable_in_the_report() -> No
     assert not list(schema_validator("report.schema.json").iter_errors(document))
     assert run.counts()["not_applicable"] == len(cases) // 2
     assert run.ok
+
+
+def test_derived_cases_in_bundle_and_expected_failures(tmp_path: Path) -> None:
+    """DSL-23: `hrc bundle` carries derived cases; an expected-failures file may list them."""
+    from conformance import bundle, expectations
+
+    suite = load_all()
+    document = bundle.build(suite)
+    entries = {e["id"]: e for e in document["cases"]}
+    twin = entries["query-dsl/compile-meaning/prefix-and-term#canonical"]
+    assert twin["derivedFrom"] == "query-dsl/compile-meaning/prefix-and-term"
+    assert CANONICAL_FTS5 in twin["requires"]
+    base = entries["query-dsl/compile-meaning/prefix-and-term"]
+    assert base["expect"]["fts5"] == {"fields": ["/expression"]}
+    listed = tmp_path / "xfail.yaml"
+    listed.write_text(
+        "- id: query-dsl/compile-meaning/prefix-and-term#canonical\n"
+        "  reason: this port writes barewords\n",
+        encoding="utf-8",
+    )
+    loaded = expectations.load(listed, (c.id for c in suite))
+    assert list(loaded) == ["query-dsl/compile-meaning/prefix-and-term#canonical"]
