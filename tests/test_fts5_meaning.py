@@ -399,3 +399,13 @@ def test_derived_cases_in_bundle_and_expected_failures(tmp_path: Path) -> None:
     )
     loaded = expectations.load(listed, (c.id for c in suite))
     assert list(loaded) == ["query-dsl/compile-meaning/prefix-and-term#canonical"]
+
+
+def test_without_fts5_the_runner_fails_instead_of_crashing(monkeypatch: pytest.MonkeyPatch) -> None:
+    """DSL-23: a runner whose SQLite lacks FTS5 reports a mismatch, never a crash or a pass."""
+    from reference.query import meaning
+
+    monkeypatch.setattr(meaning, "TOKENIZER", "no_such_tokenizer")
+    why = fm.difference('"a" OR "b"', "a OR b")
+    assert why is not None and "cannot judge" in why
+    assert fm.difference('"a"', '"a"') is None  # equal spellings need no FTS5

@@ -94,11 +94,18 @@ class Fts5Error(ValueError):
     """FTS5 rejected an expression; the message is SQLite's."""
 
 
+class Fts5Unavailable(RuntimeError):
+    """This Python's SQLite cannot build the fixture table, so meaning cannot be judged."""
+
+
 def matching_rows(expression: str, rows: Sequence[str]) -> frozenset[int]:
     """The 0-based indexes of `rows` that `expression` matches on a fresh fixture table."""
     db = sqlite3.connect(":memory:")
     try:
-        db.execute(f"CREATE VIRTUAL TABLE fixture USING fts5(body, tokenize = '{TOKENIZER}')")
+        try:
+            db.execute(f"CREATE VIRTUAL TABLE fixture USING fts5(body, tokenize = '{TOKENIZER}')")
+        except sqlite3.Error as exc:  # no FTS5, or an SQLite older than BACKEND-2 allows
+            raise Fts5Unavailable(f"cannot create the FTS5 fixture table: {exc}") from exc
         db.executemany(
             "INSERT INTO fixture(rowid, body) VALUES (?, ?)",
             [(i + 1, row) for i, row in enumerate(rows)],
@@ -124,6 +131,12 @@ def difference(expected: str, actual: str, extra: Sequence[str] = ()) -> str | N
     if expected == "" or actual == "":
         return 'the empty expression "" means nothing searchable and matches only ""'
     rows = fixture_rows(expected, actual, extra)
+    try:
+        matching_rows(expected, ())
+    except Fts5Unavailable as exc:
+        return f"cannot judge the meaning here, so the spellings must be equal: {exc}"
+    except Fts5Error:
+        pass  # reported below, with the rows
     try:
         want = matching_rows(expected, rows)
     except Fts5Error as exc:
