@@ -26,6 +26,8 @@ CAPABILITIES = (
     "reranker:hrc-lexical-v1",
     "rrf-weights",
     "intent-table:hrc-1.0",
+    "stopwords:hrc-1.0",
+    "canonical-fts5",
 )
 
 Handler = Callable[[dict[str, Any]], dict[str, Any]]

@@ -9,7 +9,7 @@ import fnmatch
 import json
 import re
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -46,8 +46,11 @@ class Case:
     stage: str = field(default="")
     #: the profile this case belongs to (golden/profiles/NAME/), None for the core (PROFILE-3).
     profile: str | None = None
+    #: DSL-23: the id of the case this `#canonical` case was derived from.
+    derived_from: str | None = None
 
     def to_json(self) -> dict[str, Any]:
+        extra = {"derivedFrom": self.derived_from} if self.derived_from is not None else {}
         return {
             "id": self.id,
             "op": self.op,
@@ -60,6 +63,7 @@ class Case:
             "input": self.input,
             "expect": self.expect,
             "source": f"{self.file}:{self.line}",
+            **extra,
         }
 
 
@@ -229,22 +233,21 @@ def load_text(
     for i, raw in enumerate(data["cases"]):
         line = _line_of(node, ["cases", i])
         requires = _checked_requires(data["op"], raw, profile, data_dir, f"{rel}:{line}")
-        cases.append(
-            Case(
-                id=raw["id"],
-                op=data["op"],
-                description=raw["description"],
-                clauses=tuple(raw["clauses"]),
-                input=raw["input"],
-                expect=raw["expect"],
-                file=rel,
-                line=line,
-                tags=tuple(raw.get("tags", ())),
-                requires=requires,
-                stage=stage,
-                profile=profile,
-            )
+        case = Case(
+            id=raw["id"],
+            op=data["op"],
+            description=raw["description"],
+            clauses=tuple(raw["clauses"]),
+            input=raw["input"],
+            expect=raw["expect"],
+            file=rel,
+            line=line,
+            tags=tuple(raw.get("tags", ())),
+            requires=requires,
+            stage=stage,
+            profile=profile,
         )
+        cases.extend(with_meaning(case, raw.get("fixture")))
     return cases
 
 
@@ -284,6 +287,41 @@ def _checked_requires(
     if problems:
         raise CaseFileError(f"{where}: case {case_id}: " + "; ".join(problems))
     return tuple(requires)
+#: DSL-23: the capability of byte-exact FTS5 spelling, and the suffix of the cases that need it.
+CANONICAL_FTS5 = "canonical-fts5"
+CANONICAL_SUFFIX = "#canonical"
+
+
+def with_meaning(case: Case, fixture: list[str] | None) -> list[Case]:
+    """DSL-23: a case with FTS5 fields compares them by meaning, plus a derived `#canonical` case.
+
+    The derived case (id `<id>#canonical`, tag and requirement `canonical-fts5`) compares the
+    spelling exactly, as every case did in 1.0. A case that itself requires canonical-fts5 is
+    about spelling and is compared exactly. A `fixture` on a case without FTS5 fields is an
+    error in the case file.
+    """
+    from conformance import fts5_meaning
+
+    expect = case.expect
+    spelling_only = CANONICAL_FTS5 in case.requires  # the case itself is about spelling
+    pointers = fts5_meaning.fields(case.op, expect.get("output")) if "output" in expect else []
+    if not pointers or spelling_only:
+        if fixture is not None:
+            raise CaseFileError(f"{case.file}:{case.line}: fixture on a case without FTS5 fields")
+        return [case]
+    meaning: dict[str, Any] = {"fields": pointers}
+    if fixture is not None:
+        meaning["fixture"] = list(fixture)
+    base = replace(case, expect={**expect, "fts5": meaning})
+    canonical = replace(
+        case,
+        id=case.id + CANONICAL_SUFFIX,
+        description=f"The exact FTS5 spelling of {case.id} (canonical-fts5).",
+        tags=(*case.tags, CANONICAL_FTS5),
+        requires=(*case.requires, CANONICAL_FTS5),
+        derived_from=case.id,
+    )
+    return [base, canonical]
 
 
 def case_files(root: Path | None = None) -> list[Path]:
@@ -329,10 +367,13 @@ def suite_profiles(cases: Iterable[Case], golden: Path | None = None) -> dict[st
 
 def matches(case: Case, pattern: str) -> bool:
     """`--select` semantics: exact id, id glob, id prefix (`rrf/ties`), tag, stage or op."""
-    if case.id == pattern or fnmatch.fnmatchcase(case.id, pattern):
-        return True
-    if case.id.startswith(pattern.rstrip("/") + "/"):
-        return True
+    for name in (case.id, case.derived_from):  # DSL-23: a derived case goes with its base
+        if name is None:
+            continue
+        if name == pattern or fnmatch.fnmatchcase(name, pattern):
+            return True
+        if name.startswith(pattern.rstrip("/") + "/"):
+            return True
     return pattern in case.tags or pattern == case.stage or pattern == case.op
 
 

@@ -180,6 +180,15 @@ def check(expect: dict[str, Any], output: Any, op: str | None = None) -> Mismatc
     output = drop_timings(output)
     if "error" in expect:
         return Mismatch("", {"error": expect["error"]}, output, "expected an error, got an output")
+    meaning = expect.get("fts5")  # DSL-23: FTS5 fields compare by meaning (set by cases.py)
+    if meaning is not None and "output" in expect:
+        from conformance import fts5_meaning
+
+        wrong, output = fts5_meaning.reconcile(
+            expect["output"], output, meaning["fields"], meaning.get("fixture", ())
+        )
+        if wrong is not None:
+            return Mismatch(wrong.path, wrong.expected, wrong.actual, wrong.reason)
     if "one_of" in expect:
         options: list[Any] = expect["one_of"]
         best: tuple[int, int, Mismatch] | None = None

@@ -413,6 +413,7 @@ def cmd_regen(args: argparse.Namespace) -> int:
         cases = select(
             load_all(case_files(args.golden), root=args.golden), args.select
         )
+        cases = [c for c in cases if c.derived_from is None]  # DSL-23: same file node as base
     except (CaseFileError, SelectionError) as exc:
         print(f"hrc regen: {exc}", file=sys.stderr)
         return 2

@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from reference.query import Token, compile_query, fts_quote, parse, sanitise
+from reference.query.stopwords import DEFAULT_LIST
 from reference.strongest import strongest_term
 from reference.types import Candidate, IndexError_, InvalidInput
 
@@ -55,9 +56,9 @@ class LadderPlan:
     trigram_tokens: tuple[str, ...]
 
 
-def strongest_of_tokens(tokens: Sequence[Token]) -> str:
+def strongest_of_tokens(tokens: Sequence[Token], stopword_list: str = DEFAULT_LIST) -> str:
     """LADDER-9: strongest among the texts of term, prefix and alias-group tokens (no phrases)."""
-    return strongest_term([t.text for t in tokens if t.kind in _STRONGEST_KINDS])
+    return strongest_term([t.text for t in tokens if t.kind in _STRONGEST_KINDS], stopword_list)
 
 
 def _quoted(term: str) -> str:
@@ -65,15 +66,23 @@ def _quoted(term: str) -> str:
     return fts_quote(term) if term else ""
 
 
-def plan_ladder(query: str, aliases: Mapping[str, Sequence[str]] | None) -> LadderPlan:
-    """LADDER-7..11: compile the initial query and every loosened form of it."""
-    parsed = parse(query, aliases)
-    plain = sanitise(query)
+def plan_ladder(
+    query: str,
+    aliases: Mapping[str, Sequence[str]] | None,
+    stopword_list: str = DEFAULT_LIST,
+) -> LadderPlan:
+    """LADDER-7..11: compile the initial query and every loosened form of it.
+
+    Every stage that filters stopwords uses the request's named list (DSL-22).
+    """
+    sw = stopword_list
+    parsed = parse(query, aliases, sw)
+    plain = sanitise(query, None, sw)
     return LadderPlan(
         initial_expression=compile_query(parsed),
-        strongest_expression=_quoted(strongest_of_tokens(parse(query).tokens)),
-        sanitised_expression=sanitise(query, aliases).expression,
-        refreshed_strongest_expression=_quoted(strongest_term(plain.tokens)),
+        strongest_expression=_quoted(strongest_of_tokens(parse(query, None, sw).tokens, sw)),
+        sanitised_expression=sanitise(query, aliases, sw).expression,
+        refreshed_strongest_expression=_quoted(strongest_term(plain.tokens, sw)),
         trigram_tokens=tuple(plain.tokens),
     )
 

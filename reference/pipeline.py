@@ -102,7 +102,7 @@ def _run_bm25(req: Request, backends: Backends) -> Bm25LegResult:
     if backends.index is None:
         raise InvalidInput("the BM25 leg needs an index")
     index = backends.index
-    plan = plan_ladder(req.query, req.aliases)
+    plan = plan_ladder(req.query, req.aliases, req.stopword_list)
     return run_bm25_leg(
         plan,
         index.search_bm25,
@@ -121,7 +121,7 @@ def search(
     req = parse_request(request)
 
     # 1. Query (DSL).
-    parsed = parse(req.query, req.aliases)
+    parsed = parse(req.query, req.aliases, req.stopword_list)
     expression = compile_query(parsed)
 
     # 2. Mode.

@@ -23,7 +23,7 @@ DEFAULTS: dict[str, Any] = {
     "intentTable": "anchor",
 }
 
-_KNOWN = {"query", "aliases", "weights", *DEFAULTS}
+_KNOWN = {"query", "aliases", "weights", "stopwordList", *DEFAULTS}
 
 
 @dataclass(frozen=True)
@@ -42,6 +42,8 @@ class Request:
     skip_retry_ladder: bool
     aliases: Mapping[str, list[str]] = field(default_factory=dict)
     intent_table: str = "anchor"
+    #: DSL-22: the stopword list every stopword-filtering stage uses.
+    stopword_list: str = "anchor"
 
     def to_json(self) -> dict[str, Any]:
         """The `request` object of the trace (TRACE fields), aliases and intentTable excluded."""
@@ -89,6 +91,7 @@ def _intent_table(obj: Mapping[str, Any]) -> str:
 def parse_request(obj: Mapping[str, Any]) -> Request:
     """PIPE-1, PIPE-2: reject bad fields; absent fields take their defaults."""
     from reference.query import validate_aliases
+    from reference.query.stopwords import check_list
 
     if not isinstance(obj, Mapping):
         raise InvalidInput("request must be an object")
@@ -119,4 +122,13 @@ def parse_request(obj: Mapping[str, Any]) -> Request:
         skip_retry_ladder=_bool(obj, "skipRetryLadder"),
         aliases=validate_aliases(obj.get("aliases", {})),
         intent_table=_intent_table(obj),
+        stopword_list=_stopword_list(obj, check_list),
     )
+
+
+def _stopword_list(obj: Mapping[str, Any], check: Any) -> str:
+    """PIPE-1, DSL-22: the named stopword list; absent or null is the default `anchor`."""
+    try:
+        return str(check(obj.get("stopwordList")))
+    except InvalidInput as exc:
+        raise InvalidInput(f"request.{exc}") from exc

@@ -66,5 +66,7 @@ def op_strongest_term(inp: JSON) -> JSON:
     """LADDER-9: the strongest term of the parsed query, without aliases ("" when none)."""
     from reference.ladder import strongest_of_tokens  # lazy: needs reference.query
     from reference.query import parse
+    from reference.query.stopwords import check_list
 
-    return {"term": strongest_of_tokens(parse(_string(inp, "query")).tokens)}
+    sw = check_list(inp.get("stopwordList"))  # DSL-22
+    return {"term": strongest_of_tokens(parse(_string(inp, "query"), None, sw).tokens, sw)}

@@ -249,6 +249,80 @@ def _dsl_barewords() -> None:
 
 
 @mutant(
+    "dsl-phrases-unquoted",
+    "DSL-16",
+    "phrases are emitted as their bare words, so they lose word order and `:` or `^` inside "
+    "one reaches FTS5 as syntax",
+)
+def _dsl_phrases_bare() -> None:
+    c = _mod("reference.query.compile")
+    original = c.render_token
+
+    def render_token(token: Any) -> str:
+        if token.kind == "phrase":
+            return str(token.text)
+        return str(original(token))
+
+    swap(c, "render_token", render_token)
+
+
+@mutant("dsl-prefix-without-star", "DSL-16", "a prefix token is rendered as a plain string")
+def _dsl_prefix_no_star() -> None:
+    c = _mod("reference.query.compile")
+    original = c.render_token
+
+    def render_token(token: Any) -> str:
+        if token.kind == "prefix":
+            return str(c.fts_quote(token.text))
+        return str(original(token))
+
+    swap(c, "render_token", render_token)
+
+
+@mutant(
+    "dsl-left-to-right",
+    "DSL-18",
+    "operators apply left to right (everything before an operator is parenthesised)",
+)
+def _dsl_left_to_right() -> None:
+    c = _mod("reference.query.compile")
+
+    def join_tokens(tokens: Iterable[Any]) -> str:
+        out = ""
+        for token in tokens:
+            rendered = c.render_token(token)
+            if not out:
+                out = rendered
+            else:
+                out = f"({out}) {token.operator or c.DEFAULT_OPERATOR} {rendered}"
+        return out
+
+    swap(c, "join_tokens", join_tokens)
+
+
+@mutant(
+    "fts5-respelled-plain-terms",
+    "DSL-23",
+    "a port that only respells: plain terms are FTS5 barewords everywhere (`kubernetes OR "
+    "setup`); it means the same, so only the canonical-fts5 cases (and the scripted index, "
+    "keyed by spelling) see it",
+)
+def _fts5_respelled() -> None:
+    c = _mod("reference.query.compile")
+    lad = _mod("reference.ladder")
+    original = c.render_token
+
+    def render_token(token: Any) -> str:
+        if token.kind == "term":
+            return str(token.text)
+        return str(original(token))
+
+    swap(c, "render_token", render_token)
+    set_attr(lad, "_quoted", lambda term: str(term))
+    set_attr(_mod("reference.backends.scripted"), "LOOKUP_BY_MEANING", True)  # BACKEND-36
+
+
+@mutant(
     "dsl-alias-group-unparenthesised",
     "DSL-16",
     "an alias group is not parenthesised, so AND/NOT bind to its first alternative only",
@@ -274,11 +348,13 @@ def _dsl_stopwords_always() -> None:
     p = _mod("reference.query.parse")
     original = p.parse
 
-    def parse(query: str, aliases: Mapping[str, Sequence[str]] | None = None) -> Any:
-        parsed = original(query, aliases)
+    def parse(
+        query: str, aliases: Mapping[str, Sequence[str]] | None = None, sw: str = "anchor"
+    ) -> Any:
+        parsed = original(query, aliases, sw)
         if not parsed.has_operators:
             return parsed
-        kept = [t for t in parsed.tokens if not (t.kind == "term" and p.is_stopword(t.text))]
+        kept = [t for t in parsed.tokens if not (t.kind == "term" and p.is_stopword(t.text, sw))]
         if kept and kept[0].operator is not None:
             kept[0] = replace(kept[0], operator=None)
         return replace(parsed, tokens=tuple(kept))
@@ -298,18 +374,22 @@ def _dsl_aliases_late() -> None:
     stop = _mod("reference.query.stopwords")
     parse, sanitise = p.parse, s.sanitise
 
-    def usable(aliases: Any) -> dict[str, list[str]]:
+    def usable(aliases: Any, sw: str) -> dict[str, list[str]]:
         table = a.validate_aliases(aliases)
-        return {k: v for k, v in table.items() if not stop.is_stopword(k)}
+        return {k: v for k, v in table.items() if not stop.is_stopword(k, sw)}
 
-    def late_parse(query: str, aliases: Any = None) -> Any:
+    def late_parse(query: str, aliases: Any = None, sw: str = "anchor") -> Any:
         table = a.validate_aliases(aliases)
         if p.has_operators(_mod("reference.text").normalise(query)):
-            return parse(query, table)
-        return parse(query, usable(table))
+            return parse(query, table, sw)
+        return parse(query, usable(table, sw), sw)
 
     swap(p, "parse", late_parse)
-    swap(s, "sanitise", lambda query, aliases=None: sanitise(query, usable(aliases)))
+    swap(
+        s,
+        "sanitise",
+        lambda query, aliases=None, sw="anchor": sanitise(query, usable(aliases, sw), sw),
+    )
 
 
 @mutant(
@@ -321,11 +401,13 @@ def _dsl_prefix_dropped() -> None:
     p = _mod("reference.query.parse")
     original = p.parse
 
-    def parse(query: str, aliases: Mapping[str, Sequence[str]] | None = None) -> Any:
-        parsed = original(query, aliases)
+    def parse(
+        query: str, aliases: Mapping[str, Sequence[str]] | None = None, sw: str = "anchor"
+    ) -> Any:
+        parsed = original(query, aliases, sw)
         if parsed.has_operators:
             return parsed
-        kept = [t for t in parsed.tokens if not (t.kind == "prefix" and p.is_stopword(t.text))]
+        kept = [t for t in parsed.tokens if not (t.kind == "prefix" and p.is_stopword(t.text, sw))]
         if kept and kept[0].operator is not None:
             kept[0] = replace(kept[0], operator=None)
         return replace(parsed, tokens=tuple(kept))
@@ -378,10 +460,65 @@ def _dsl_english_only() -> None:
     stop = _mod("reference.query.stopwords")
     data = _mod("reference.data")
 
-    def stopword_set() -> frozenset[str]:
-        return frozenset(data.load_json(stop.STOPWORDS_FILE)["en"])
+    def stopword_set(name: str = "anchor") -> frozenset[str]:
+        return frozenset(data.load_json(stop.LIST_FILES[name])["en"])
 
     set_attr(stop, "stopword_set", stopword_set)
+
+
+@mutant(
+    "dsl-stopwords-hrc-list-as-default",
+    "DSL-22",
+    "the default stopword list is still hrc 1.0's (stale spec/data, or the old file retyped)",
+)
+def _dsl_hrc_default() -> None:
+    stop = _mod("reference.query.stopwords")
+    set_attr(stop, "LIST_FILES", {**stop.LIST_FILES, "anchor": stop.LIST_FILES["hrc-1.0"]})
+
+
+@mutant(
+    "dsl-stopword-list-ignored",
+    "DSL-22",
+    "the stopwordList input is validated but every stage filters with the default list",
+)
+def _dsl_list_ignored() -> None:
+    stop = _mod("reference.query.stopwords")
+    original = stop.is_stopword
+    swap(stop, "is_stopword", lambda word, sw="anchor": original(word))
+
+
+@mutant(
+    "dsl-stopword-list-unknown-is-default",
+    "DSL-22",
+    "an unknown stopwordList silently means the default list",
+)
+def _dsl_list_lenient() -> None:
+    stop = _mod("reference.query.stopwords")
+    original = stop.check_list
+
+    def check_list(name: object) -> str:
+        try:
+            return str(original(name))
+        except Exception:
+            return str(stop.DEFAULT_LIST)
+
+    swap(stop, "check_list", check_list)
+
+
+@mutant(
+    "ladder-rungs-ignore-stopword-list",
+    "DSL-22",
+    "the request's stopwordList reaches the parse but not the strongest and sanitised rungs",
+)
+def _ladder_list_dropped() -> None:
+    lad = _mod("reference.ladder")
+    original = lad.plan_ladder
+
+    def plan_ladder(query: str, aliases: Any, sw: str = "anchor") -> Any:
+        initial = original(query, aliases, sw).initial_expression
+        return replace(original(query, aliases), initial_expression=initial)
+
+    swap(lad, "plan_ladder", plan_ladder)
 
 
 @mutant(
@@ -660,8 +797,8 @@ def _ladder_trigram_unbounded() -> None:
 def _ladder_phrases() -> None:
     lad = _mod("reference.ladder")
 
-    def strongest_of_tokens(tokens: Sequence[Any]) -> str:
-        return str(lad.strongest_term([t.text for t in tokens]))
+    def strongest_of_tokens(tokens: Sequence[Any], sw: str = "anchor") -> str:
+        return str(lad.strongest_term([t.text for t in tokens], sw))
 
     swap(lad, "strongest_of_tokens", strongest_of_tokens)
 
@@ -685,10 +822,10 @@ def _ladder_ignores_flag() -> None:
 def _strongest_last() -> None:
     s = _mod("reference.strongest")
 
-    def strongest_term(words: Sequence[str]) -> str:
+    def strongest_term(words: Sequence[str], sw: str = "anchor") -> str:
         best, best_len = "", 0
         for word in words:
-            if not s.is_stopword(word) and s.length(word) >= best_len:
+            if not s.is_stopword(word, sw) and s.length(word) >= best_len:
                 best, best_len = word, s.length(word)
         return best
 
@@ -713,8 +850,8 @@ def _stopwords_utf16() -> None:
     stop = _mod("reference.query.stopwords")
     listed = stop.stopword_set
 
-    def is_stopword(word: str) -> bool:
-        return len(word.encode("utf-16-le")) // 2 <= stop.MAX_SHORT_LENGTH or word in listed()
+    def is_stopword(word: str, sw: str = "anchor") -> bool:
+        return len(word.encode("utf-16-le")) // 2 <= stop.MAX_SHORT_LENGTH or word in listed(sw)
 
     swap(stop, "is_stopword", is_stopword)
 
@@ -1389,8 +1526,8 @@ def _ladder_trigram_dedup() -> None:
     lad = _mod("reference.ladder")
     original = lad.plan_ladder
 
-    def plan_ladder(query: str, aliases: Any) -> Any:
-        plan = original(query, aliases)
+    def plan_ladder(query: str, aliases: Any, sw: str = "anchor") -> Any:
+        plan = original(query, aliases, sw)
         return replace(plan, trigram_tokens=tuple(dict.fromkeys(plan.trigram_tokens)))
 
     swap(lad, "plan_ladder", plan_ladder)
@@ -1405,10 +1542,10 @@ def _ladder_prefix_star() -> None:
     lad = _mod("reference.ladder")
     original = lad.plan_ladder
 
-    def plan_ladder(query: str, aliases: Any) -> Any:
-        plan = original(query, aliases)
-        tokens = lad.parse(query).tokens
-        term = lad.strongest_of_tokens(tokens)
+    def plan_ladder(query: str, aliases: Any, sw: str = "anchor") -> Any:
+        plan = original(query, aliases, sw)
+        tokens = lad.parse(query, None, sw).tokens
+        term = lad.strongest_of_tokens(tokens, sw)
         first = next((t for t in tokens if t.text == term and t.kind != "phrase"), None)
         if term and first is not None and first.kind == "prefix":
             return replace(plan, strongest_expression=lad.fts_quote(term) + "*")
@@ -1671,11 +1808,13 @@ def _rewrite_fields(rewrite: Callable[[list[str]], list[str]]) -> None:
     text = _mod("reference.text")
     original = p.parse
 
-    def parse(query: str, aliases: Mapping[str, Sequence[str]] | None = None) -> Any:
+    def parse(
+        query: str, aliases: Mapping[str, Sequence[str]] | None = None, sw: str = "anchor"
+    ) -> Any:
         normalised = text.normalise(query)
         if '"' in normalised:
-            return original(query, aliases)
-        return original(" ".join(rewrite(normalised.split(" "))), aliases)
+            return original(query, aliases, sw)
+        return original(" ".join(rewrite(normalised.split(" "))), aliases, sw)
 
     swap(p, "parse", parse)
 
@@ -1747,8 +1886,8 @@ def _dsl_sanitise_dedup() -> None:
     s = _mod("reference.query.sanitise")
     original = s.sanitise
 
-    def sanitise(query: str, aliases: Any = None) -> Any:
-        out = original(query, aliases)
+    def sanitise(query: str, aliases: Any = None, sw: str = "anchor") -> Any:
+        out = original(query, aliases, sw)
         kept = tuple(dict.fromkeys(out.tokens))
         table = s.validate_aliases(aliases)
         expression = s.join_tokens(s.expand_term(w, None, table) for w in kept)

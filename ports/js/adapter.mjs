@@ -23,7 +23,8 @@ function send(obj) {
 // Fail loudly at start-up when a spec data file is missing (spec/README.md), then load every
 // other file the spec ships, so that the hello's dataFiles names all of them (PROTO-28).
 intentTable();
-isStopword('the');
+isStopword('the', 'anchor');
+isStopword('the', 'hrc-1.0');
 isPunctOrSymbol(0x21);
 for (const name of specDataNames()) loadSpecData(name);
 const dataFiles = loadedDataFiles();

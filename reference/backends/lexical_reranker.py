@@ -19,7 +19,7 @@ def _default_is_stopword(word: str) -> bool:
     # Imported here so the backend loads even while the query package is being built.
     from reference.query import is_stopword
 
-    return is_stopword(word)
+    return is_stopword(word, "hrc-1.0")  # BACKEND-34: frozen with the reranker's name
 
 
 def query_terms(query: str, is_stopword: Callable[[str], bool]) -> frozenset[str]:

@@ -27,6 +27,12 @@ def _check_limit(limit: int) -> None:
         raise InvalidInput(f"limit must be an integer >= 1, got {limit!r}")
 
 
+#: BACKEND-36: look keys up by meaning (DSL-23) when no key is spelt like the expression. The
+#: reference spells canonically (canonical-fts5) and looks up exactly; a port that respells
+#: must look up by meaning. tests/test_fts5_meaning.py checks both agree on every golden case.
+LOOKUP_BY_MEANING = False
+
+
 @dataclass
 class ScriptedIndex:
     """BACKEND-36: per-expression responses and errors; anything else has zero hits."""
@@ -36,12 +42,29 @@ class ScriptedIndex:
     chunk_list: Sequence[Candidate] | None = None
     calls: list[str] = field(default_factory=list)
 
+    def key_of(self, expression: str) -> str | None:
+        """BACKEND-36: the key spelt like `expression`; else, by meaning, the first key of
+        `errors` then `responses` (file order) that it means (DSL-23); else None."""
+        if expression in self.errors or expression in self.responses:
+            return expression
+        if not LOOKUP_BY_MEANING or expression == "":
+            return None
+        from reference.query.meaning import difference
+
+        for key in (*self.errors, *self.responses):
+            if key != "" and difference(key, expression) is None:
+                return key
+        return None
+
     def search_bm25(self, expression: str, limit: int) -> list[Candidate]:
         _check_limit(limit)
         self.calls.append(expression)
-        if expression in self.errors:
-            raise IndexError_(self.errors[expression])
-        return list(self.responses.get(expression, ()))[:limit]
+        key = self.key_of(expression)
+        if key is None:
+            return []
+        if key in self.errors:
+            raise IndexError_(self.errors[key])
+        return list(self.responses[key])[:limit]
 
     def chunks(self) -> Sequence[Candidate] | None:
         return self.chunk_list

@@ -12,7 +12,7 @@ from typing import Any
 
 from reference import text
 from reference.query.aliases import alternative_member, validate_aliases
-from reference.query.stopwords import is_stopword
+from reference.query.stopwords import DEFAULT_LIST, is_stopword
 
 OPERATORS = frozenset({"AND", "OR", "NOT"})
 
@@ -87,8 +87,15 @@ def strip_word(word: str) -> str:
     return "".join(ch for ch in word if ch not in STRIP_SET)
 
 
-def parse(query: str, aliases: Mapping[str, Sequence[str]] | None = None) -> ParsedQuery:
-    """DSL-1..DSL-9, DSL-13, DSL-14: normalise, scan, strip, lowercase, expand, filter."""
+def parse(
+    query: str,
+    aliases: Mapping[str, Sequence[str]] | None = None,
+    stopword_list: str = DEFAULT_LIST,
+) -> ParsedQuery:
+    """DSL-1..DSL-9, DSL-13, DSL-14: normalise, scan, strip, lowercase, expand, filter.
+
+    `stopword_list` names the list DSL-9 filters with (DSL-22).
+    """
     table = validate_aliases(aliases)
     normalised = text.normalise(query)
     filtering = not has_operators(normalised)
@@ -128,7 +135,7 @@ def parse(query: str, aliases: Mapping[str, Sequence[str]] | None = None) -> Par
             tokens.append(Token("prefix", folded, pending))  # DSL-9: never a stopword
         elif folded in table:
             tokens.append(expand_term(folded, pending, table))  # DSL-13: before filtering
-        elif filtering and is_stopword(folded):
+        elif filtering and is_stopword(folded, stopword_list):
             pass
         else:
             tokens.append(Token("term", folded, pending))

@@ -13,7 +13,7 @@ from reference import text
 from reference.query.aliases import validate_aliases
 from reference.query.compile import join_tokens
 from reference.query.parse import expand_term
-from reference.query.stopwords import is_stopword
+from reference.query.stopwords import DEFAULT_LIST, is_stopword
 
 
 @dataclass(frozen=True)
@@ -24,9 +24,18 @@ class Sanitised:
     expression: str
 
 
-def sanitise(query: str, aliases: Mapping[str, Sequence[str]] | None = None) -> Sanitised:
-    """DSL-20: words minus stopwords (alias keys kept); DSL-21: terms or groups joined by OR."""
+def sanitise(
+    query: str,
+    aliases: Mapping[str, Sequence[str]] | None = None,
+    stopword_list: str = DEFAULT_LIST,
+) -> Sanitised:
+    """DSL-20: words minus stopwords (alias keys kept); DSL-21: terms or groups joined by OR.
+
+    `stopword_list` names the list of DSL-22.
+    """
     table = validate_aliases(aliases)
-    kept = tuple(w for w in text.words(query) if w in table or not is_stopword(w))
+    kept = tuple(
+        w for w in text.words(query) if w in table or not is_stopword(w, stopword_list)
+    )
     expression = join_tokens(expand_term(w, None, table) for w in kept)
     return Sanitised(kept, expression)

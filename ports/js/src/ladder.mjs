@@ -17,7 +17,7 @@ function errorObject(e) {
  * index: {searchBm25(expression, limit), chunks()}; returns
  * {attempts, usedRetry, winningRung, hits: [candidate], error}.
  */
-export function runBm25Leg({ query, aliasTable, compiled, candidateK, skipRetryLadder, index }) {
+export function runBm25Leg({ query, aliasTable, compiled, candidateK, skipRetryLadder, index, stopwordList }) {
   const attempts = [];
   const searched = new Set();
   let error = null;
@@ -66,7 +66,7 @@ export function runBm25Leg({ query, aliasTable, compiled, candidateK, skipRetryL
   if (r !== 'none' || skipRetryLadder) return done();
 
   // LADDER-9
-  const s1 = strongestTerm(query);
+  const s1 = strongestTerm(query, stopwordList);
   r = ftsRung('strongest_term', s1 === '' ? '' : ftsQuote(s1), true);
   if (r !== 'none') return done();
 
@@ -74,12 +74,12 @@ export function runBm25Leg({ query, aliasTable, compiled, candidateK, skipRetryL
   attempts.push(row('force-refresh', '', false, 0, 'no_op', null));
 
   // LADDER-10
-  r = ftsRung('refreshed_sanitised', sanitise(query, aliasTable).expression, true);
+  r = ftsRung('refreshed_sanitised', sanitise(query, aliasTable, stopwordList).expression, true);
   if (r !== 'none') return done();
 
   // LADDER-11
-  const plainTokens = sanitise(query).tokens;
-  const s2 = strongestOf(plainTokens);
+  const plainTokens = sanitise(query, new Map(), stopwordList).tokens;
+  const s2 = strongestOf(plainTokens, stopwordList);
   r = ftsRung('refreshed_strongest', s2 === '' ? '' : ftsQuote(s2), true);
   if (r !== 'none') return done();
 

@@ -12,7 +12,7 @@ import {
 } from './validate.mjs';
 import { normalise, fold, words, cpLength, sortStrings } from './text.mjs';
 import { parse, parseAliases, compileTokens, sanitise } from './query.mjs';
-import { isStopword } from './stopwords.mjs';
+import { isStopword, stopwordListName } from './stopwords.mjs';
 import { strongestTerm } from './strongest.mjs';
 import { fuse, validateK, validateWeight } from './rrf.mjs';
 import { trigrams, jaccard, trigramSearch } from './trigram.mjs';
@@ -63,23 +63,25 @@ export const OPS = {
   parse(input) {
     const query = requireString(input.query, 'query');
     const table = parseAliases(input.aliases);
-    return parse(query, table);
+    return parse(query, table, stopwordListName(input.stopwordList));
   },
   compile(input) {
     const query = requireString(input.query, 'query');
     const table = parseAliases(input.aliases);
-    return { expression: compileTokens(parse(query, table).tokens) };
+    return { expression: compileTokens(parse(query, table, stopwordListName(input.stopwordList)).tokens) };
   },
   stopwords(input) {
-    return { stopword: requireStringList(input.words, 'words').map(isStopword) };
+    const words = requireStringList(input.words, 'words');
+    const list = stopwordListName(input.stopwordList);
+    return { stopword: words.map((w) => isStopword(w, list)) };
   },
   sanitise(input) {
     const query = requireString(input.query, 'query');
     const table = parseAliases(input.aliases);
-    return sanitise(query, table);
+    return sanitise(query, table, stopwordListName(input.stopwordList));
   },
   strongest_term(input) {
-    return { term: strongestTerm(requireString(input.query, 'query')) };
+    return { term: strongestTerm(requireString(input.query, 'query'), stopwordListName(input.stopwordList)) };
   },
   rrf(input) {
     requireArray(input.lists, 'lists');
@@ -160,7 +162,13 @@ export const OPS = {
 };
 
 // Capabilities that need no optional dependency (BACKEND-20..24, BACKEND-33..35).
-export const BASE_CAPABILITIES = ['embedder:hrc-hash-v1', 'reranker:hrc-lexical-v1', 'intent-table:hrc-1.0'];
+export const BASE_CAPABILITIES = [
+  'embedder:hrc-hash-v1',
+  'reranker:hrc-lexical-v1',
+  'intent-table:hrc-1.0',
+  'stopwords:hrc-1.0',
+  'canonical-fts5',
+];
 
 // What node-sqlite3-wasm with FTS5 adds: operations and the capability sqlite-fts5.
 export const SQLITE_OPERATIONS = ['search_corpus', 'fts_search', 'index_documents'];

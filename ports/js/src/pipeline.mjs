@@ -3,6 +3,7 @@ import { HrcError, invalid } from './errors.mjs';
 import { isObject } from './validate.mjs';
 import { normalise } from './text.mjs';
 import { parse, parseAliases, compileTokens } from './query.mjs';
+import { stopwordListName } from './stopwords.mjs';
 import { runBm25Leg } from './ladder.mjs';
 import { fuse } from './rrf.mjs';
 import { reweight, checkTableName, DEFAULT_TABLE } from './intent.mjs';
@@ -36,6 +37,7 @@ function weight(v, field) {
 const KNOWN_FIELDS = new Set([
   'query', 'mode', 'topK', 'candidateK', 'rerankTopN', 'rrfK', 'weights', 'rerank', 'skipRetryLadder', 'aliases',
   'intentTable',
+  'stopwordList',
 ]);
 
 export function validateRequest(request) {
@@ -70,8 +72,10 @@ export function validateRequest(request) {
     intentTable: request.intentTable === undefined ? DEFAULT_TABLE : checkTableName(request.intentTable, 'request.intentTable'),
   };
   const aliasTable = parseAliases(request.aliases, 'request.aliases');
+  // DSL-22: one named stopword list for every stage that filters stopwords.
+  const stopwordList = stopwordListName(request.stopwordList, 'request.stopwordList');
   if (normalise(req.query) === '') throw invalid('request.query is empty after normalisation');
-  return { req, aliasTable };
+  return { req, aliasTable, stopwordList };
 }
 
 // MODE-1..MODE-3
@@ -93,10 +97,10 @@ function legError(e) {
  */
 export function search(request, backends) {
   const t0 = performance.now();
-  const { req, aliasTable } = validateRequest(request);
+  const { req, aliasTable, stopwordList } = validateRequest(request);
 
   // 1. parse and compile
-  const parsed = parse(req.query, aliasTable);
+  const parsed = parse(req.query, aliasTable, stopwordList);
   const expression = compileTokens(parsed.tokens);
 
   // 2. mode
@@ -115,6 +119,7 @@ export function search(request, backends) {
       candidateK: req.candidateK,
       skipRetryLadder: req.skipRetryLadder,
       index: backends.index,
+      stopwordList,
     });
     bm25 = { ran: true, ...leg };
   }

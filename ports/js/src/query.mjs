@@ -1,7 +1,7 @@
 // The query DSL (spec/query-dsl.md, DSL-1..DSL-21).
 import { invalid } from './errors.mjs';
 import { normalise, fold, lower, words, splitWhiteSpace, codePoints } from './text.mjs';
-import { isStopword } from './stopwords.mjs';
+import { isStopword, DEFAULT_STOPWORD_LIST } from './stopwords.mjs';
 
 const OPERATORS = new Set(['AND', 'OR', 'NOT']);
 // DSL-7: the 31-character ASCII strip set.
@@ -53,7 +53,7 @@ function expand(token, table) {
 }
 
 // DSL-1..DSL-9, DSL-13..DSL-15.
-export function parse(query, aliasTable = new Map()) {
+export function parse(query, aliasTable = new Map(), stopwordList = DEFAULT_STOPWORD_LIST) {
   const normalised = normalise(query);
   const ops = hasOperators(normalised);
   const cps = codePoints(normalised);
@@ -103,7 +103,7 @@ export function parse(query, aliasTable = new Map()) {
   // DSL-9
   if (!ops) {
     // a term whose text is an alias key is never dropped, even when it stayed a plain term (DSL-13)
-    out = out.filter((t) => !(t.kind === 'term' && !aliasTable.has(t.text) && isStopword(t.text)));
+    out = out.filter((t) => !(t.kind === 'term' && !aliasTable.has(t.text) && isStopword(t.text, stopwordList)));
   }
   return { normalised, hasOperators: ops, tokens: out };
 }
@@ -137,13 +137,13 @@ export function compileTokens(tokens) {
   return parts.join(' ');
 }
 
-export function compile(query, aliasTable = new Map()) {
-  return compileTokens(parse(query, aliasTable).tokens);
+export function compile(query, aliasTable = new Map(), stopwordList = DEFAULT_STOPWORD_LIST) {
+  return compileTokens(parse(query, aliasTable, stopwordList).tokens);
 }
 
 // DSL-20, DSL-21
-export function sanitise(query, aliasTable = new Map()) {
-  const tokens = words(query).filter((w) => aliasTable.has(w) || !isStopword(w));
+export function sanitise(query, aliasTable = new Map(), stopwordList = DEFAULT_STOPWORD_LIST) {
+  const tokens = words(query).filter((w) => aliasTable.has(w) || !isStopword(w, stopwordList));
   const expression = tokens
     .map((w) => render(expand({ kind: 'term', text: w, operator: null }, aliasTable)))
     .join(' OR ');

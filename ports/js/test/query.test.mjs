@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { compile, parse, parseAliases, sanitise } from '../src/query.mjs';
-import { isStopword } from '../src/stopwords.mjs';
+import { isStopword, stopwordListName } from '../src/stopwords.mjs';
 import { strongestTerm } from '../src/strongest.mjs';
 
 test('DSL worked examples', () => {
@@ -30,7 +30,7 @@ test('aliases: groups keep the operator; keys are exempt from stopwords', () => 
     expression: '"set" OR ("k8s" OR "kubernetes" OR "kube cluster") OR ("ml" OR "machine learning")',
   });
   // a key whose group collapses to one member is still kept past stopword filtering
-  assert.deepEqual(parse('ml tips', parseAliases({ ml: ['ML'] })).tokens.map((x) => x.text), ['ml', 'tips']);
+  assert.deepEqual(parse('ml guide', parseAliases({ ml: ['ML'] })).tokens.map((x) => x.text), ['ml', 'guide']);
   assert.throws(() => parseAliases({ K8s: [], k8s: [] }), { kind: 'invalid_input' });
 });
 
@@ -52,4 +52,25 @@ test('strongest term: longest by code points, leftmost on ties', () => {
   assert.equal(strongestTerm('\u{1D41C}\u{1D41A}\u{1D42D} dogs'), 'dogs');
   assert.equal(strongestTerm('kino über'), 'kino');
   assert.equal(strongestTerm('ok \u{1D41C}\u{1D41A}'), '');
+});
+
+test('named stopword lists: anchor by default, hrc-1.0 on request (DSL-22)', () => {
+  // words in one list and not the other, both directions
+  for (const w of ['near', 'tips', 'please', 'buiten']) {
+    assert.equal(isStopword(w), true, w);
+    assert.equal(isStopword(w, 'hrc-1.0'), false, w);
+  }
+  for (const w of ['not', 'however', 'dont', 'daar']) {
+    assert.equal(isStopword(w), false, w);
+    assert.equal(isStopword(w, 'hrc-1.0'), true, w);
+  }
+  assert.equal(compile('however kubernetes tips'), '"however" OR "kubernetes"');
+  assert.equal(compile('however kubernetes tips', new Map(), 'hrc-1.0'), '"kubernetes" OR "tips"');
+  assert.equal(strongestTerm('recommendations AND helm'), 'helm');
+  assert.equal(strongestTerm('recommendations AND helm', 'hrc-1.0'), 'recommendations');
+  assert.equal(stopwordListName(undefined), 'anchor');
+  assert.equal(stopwordListName(null), 'anchor');
+  for (const bad of ['Anchor', '', 'hrc-2.0', 1]) {
+    assert.throws(() => stopwordListName(bad), { kind: 'invalid_input' });
+  }
 });
