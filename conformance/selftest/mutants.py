@@ -1539,3 +1539,24 @@ def _dsl_sanitise_dedup() -> None:
 def names() -> list[str]:
     """Every registered mutant name, in registration order."""
     return list(MUTANTS)
+
+
+# -- issue 9 defects: modes, ladder wording, zero weights, request bounds and nulls -----------
+
+
+@mutant(
+    "mode-auto-vector-error-no-fallback-flag",
+    "MODE-1",
+    "auto never sets fellBackToBM25, read literally: an auto that ran hybrid hides a vector error",
+)
+def _mode_auto_vector_error_flag() -> None:
+    pipe = _mod("reference.pipeline")
+    original = pipe.search
+
+    def search(request: Any, backends: Any) -> Any:
+        results, trace = original(request, backends)
+        if trace["requestedMode"] == "auto":
+            trace["fellBackToBM25"] = False
+        return results, trace
+
+    swap(pipe, "search", search)
