@@ -1560,3 +1560,20 @@ def _mode_auto_vector_error_flag() -> None:
         return results, trace
 
     swap(pipe, "search", search)
+
+
+@mutant(
+    "ladder-force-refresh-skip-empty",
+    "LADDER-4",
+    "the 1.0.0 skip order read literally: force-refresh's \"\" expression makes it `empty`",
+)
+def _ladder_force_refresh_empty() -> None:
+    ladder = _mod("reference.ladder")
+    original = ladder._Walk.skip
+
+    def skip(self: Any, rung: str, expression: str, reason: str) -> None:
+        if rung == ladder.FORCE_REFRESH and expression == "":
+            reason = ladder.SKIP_EMPTY
+        original(self, rung, expression, reason)
+
+    set_attr(ladder._Walk, "skip", skip)
