@@ -1577,3 +1577,42 @@ def _ladder_force_refresh_empty() -> None:
         original(self, rung, expression, reason)
 
     set_attr(ladder._Walk, "skip", skip)
+
+
+@mutant(
+    "pipe-zero-weight-leg-runs",
+    "PIPE-8",
+    "a leg of weight 0 still runs (search, ladder, embed) and votes; only fusion ignores it (1.0)",
+)
+def _pipe_zero_weight_runs() -> None:
+    pipe = _mod("reference.pipeline")
+
+    def leg_skip(runs_in_mode: bool, weight: float) -> str | None:
+        return None if runs_in_mode else pipe.SKIP_MODE
+
+    swap(pipe, "leg_skip", leg_skip)
+
+
+@mutant(
+    "unan-zero-weight-leg-votes",
+    "UNAN-6",
+    "unanimity is evaluated whenever the mode is hybrid, a skipped zero-weight leg voting empty",
+)
+def _unan_zero_weight_votes() -> None:
+    pipe = _mod("reference.pipeline")
+
+    hybrid = [False]
+    original_resolve = pipe.resolve_mode
+
+    def resolve_mode(requested: str, has_embedder: bool) -> Any:
+        mode = original_resolve(requested, has_embedder)
+        hybrid[0] = mode.effective == "hybrid"
+        return mode
+
+    def voters(bm25: Any, vleg: Any) -> tuple[list[str], list[str]] | None:
+        if not hybrid[0]:
+            return None
+        return ([c.id for c in bm25.hits] if bm25 else []), [c.id for c in vleg.hits]
+
+    set_attr(pipe, "resolve_mode", resolve_mode)
+    swap(pipe, "unanimity_voters", voters)

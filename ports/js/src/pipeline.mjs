@@ -99,8 +99,12 @@ export function search(request, backends) {
   // 2. mode
   const { effective, fellBack: fb } = resolveMode(req.mode, backends.embedder !== null);
   let fellBackToBM25 = fb;
-  const bm25Runs = effective === 'bm25' || effective === 'hybrid';
-  const vectorRuns = effective === 'semantic' || effective === 'hybrid';
+  // MODE-4, PIPE-8: a leg runs when its mode runs it and its weight is not 0; else a skip reason.
+  const legSkip = (inMode, w) => (!inMode ? 'mode' : w === 0 ? 'zero_weight' : null);
+  const bm25Skip = legSkip(effective === 'bm25' || effective === 'hybrid', req.weights.bm25);
+  const vectorSkip = legSkip(effective === 'semantic' || effective === 'hybrid', req.weights.vector);
+  const bm25Runs = bm25Skip === null;
+  const vectorRuns = vectorSkip === null;
 
   // 3. BM25 leg
   let bm25 = { ran: false, attempts: [], usedRetry: false, winningRung: null, hits: [], error: null };
@@ -159,7 +163,7 @@ export function search(request, backends) {
     reranker,
     topN: req.rerankTopN,
     unanimityFired: () => {
-      if (effective !== 'hybrid') return false;
+      if (!bm25Runs || !vectorRuns) return false; // UNAN-6: a vote between two legs that ran
       const u = unanimity(
         bm25.hits.map((h) => h.id),
         vector.hits.map((h) => h.id),
@@ -205,13 +209,14 @@ export function search(request, backends) {
     },
     bm25: {
       ran: bm25.ran,
+      skip: bm25Skip,
       attempts: bm25.attempts,
       usedRetry: bm25.usedRetry,
       winningRung: bm25.winningRung,
       hits: bm25.hits.length,
       error: bm25.error,
     },
-    vector: { ran: vector.ran, hits: vector.hits.length, error: vector.error },
+    vector: { ran: vector.ran, skip: vectorSkip, hits: vector.hits.length, error: vector.error },
     fusion: {
       k: req.rrfK,
       lists: lists.map((l) => ({ name: l.name, weight: l.weight, size: l.items.length })),
