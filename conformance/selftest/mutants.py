@@ -1616,3 +1616,56 @@ def _unan_zero_weight_votes() -> None:
 
     set_attr(pipe, "resolve_mode", resolve_mode)
     swap(pipe, "unanimity_voters", voters)
+
+
+@mutant(
+    "op-integers-unbounded",
+    "OP-4",
+    "integer inputs have no maximum (1.0): 2^31 and 2^63 are accepted and passed to the backends",
+)
+def _op_integers_unbounded() -> None:
+    types = _mod("reference.types")
+    original = types.whole_number
+
+    def whole_number(value: object, name: str, minimum: int = 1, maximum: int = 0) -> int:
+        result: int = original(value, name, minimum, 2**200)
+        return result
+
+    swap(types, "whole_number", whole_number)
+
+
+@mutant(
+    "op-null-is-a-value",
+    "OP-5",
+    "null in an optional field is taken as a value (and rejected) instead of as absent",
+)
+def _op_null_is_a_value() -> None:
+    types = _mod("reference.types")
+
+    def optional(obj: Mapping[str, Any], name: str, default: Any) -> Any:
+        return obj.get(name, default)
+
+    def present(obj: Mapping[str, Any], name: str) -> bool:
+        return name in obj
+
+    swap(types, "optional", optional)
+    swap(types, "present", present)
+
+
+@mutant(
+    "pipe-rrf-k-checked-at-fusion",
+    "PIPE-9",
+    "the request accepts any rrfK >= 1; RRF-1's bound is checked at fusion, after the legs ran",
+)
+def _pipe_rrf_k_late() -> None:
+    req = _mod("reference.request")
+    types = _mod("reference.types")
+    original = req._positive_int
+
+    def positive_int(obj: Mapping[str, Any], name: str) -> int:
+        if name == "rrfK":
+            value = types.optional(obj, name, req.DEFAULTS[name])
+            return int(types.whole_number(value, f"request.{name}", 1, 2**200))
+        return int(original(obj, name))
+
+    set_attr(req, "_positive_int", positive_int)

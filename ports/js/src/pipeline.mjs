@@ -1,6 +1,6 @@
 // The pipeline (spec/pipeline.md PIPE-*, MODE-*) and its trace (spec/trace.md TRACE-*).
 import { HrcError, invalid } from './errors.mjs';
-import { isObject } from './validate.mjs';
+import { isObject, isAbsent, wholeNumber } from './validate.mjs';
 import { normalise } from './text.mjs';
 import { parse, parseAliases, compileTokens } from './query.mjs';
 import { runBm25Leg } from './ladder.mjs';
@@ -12,22 +12,20 @@ import { applyRerank } from './rerank.mjs';
 export const SPEC_VERSION = '1.0.0';
 const MODES = new Set(['bm25', 'semantic', 'hybrid', 'auto']);
 
+// PIPE-1, OP-4, OP-5: a whole number in [1, 2^31-1]; null is absent.
 function posInt(v, field, dflt) {
-  if (v === undefined) return dflt;
-  if (typeof v !== 'number' || !Number.isFinite(v) || !Number.isInteger(v) || v < 1) {
-    throw invalid(`request.${field} must be an integer >= 1`);
-  }
-  return v;
+  if (isAbsent(v)) return dflt;
+  return wholeNumber(v, `request.${field}`);
 }
 
 function bool(v, field, dflt) {
-  if (v === undefined) return dflt;
+  if (isAbsent(v)) return dflt;
   if (typeof v !== 'boolean') throw invalid(`request.${field} must be a boolean`);
   return v;
 }
 
 function weight(v, field) {
-  if (v === undefined) return 1;
+  if (isAbsent(v)) return 1;
   if (typeof v !== 'number' || !Number.isFinite(v) || v < 0) throw invalid(`request.weights.${field} must be a finite number >= 0`);
   return v;
 }
@@ -44,12 +42,12 @@ export function validateRequest(request) {
   if (unknown.length > 0) throw invalid(`request has unknown field(s): ${unknown.join(', ')}`);
   if (typeof request.query !== 'string') throw invalid('request.query must be a string');
   let mode = 'auto';
-  if (request.mode !== undefined) {
+  if (!isAbsent(request.mode)) {
     if (typeof request.mode !== 'string' || !MODES.has(request.mode)) throw invalid(`request.mode: unknown mode ${JSON.stringify(request.mode)}`);
     mode = request.mode;
   }
   let weights = { bm25: 1, vector: 1 };
-  if (request.weights !== undefined) {
+  if (!isAbsent(request.weights)) {
     if (!isObject(request.weights)) throw invalid('request.weights must be an object');
     const extra = Object.keys(request.weights).filter((k) => k !== 'bm25' && k !== 'vector');
     if (extra.length > 0) throw invalid(`request.weights has unknown field(s): ${extra.join(', ')}`);

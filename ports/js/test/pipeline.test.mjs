@@ -75,3 +75,18 @@ test('a leg of weight 0 makes no backend call and has no vote (PIPE-8, UNAN-6)',
   assert.deepEqual(vectorOff.trace.vector, { ran: false, skip: 'zero_weight', hits: 0, error: null });
   assert.equal(vectorOff.trace.rerank.outcome, 'reranked');
 });
+
+test('null is absent and integers stop at 2^31-1 (OP-4, OP-5, PIPE-1, PIPE-9)', async () => {
+  const { validateRequest } = await import('../src/pipeline.mjs');
+  const nulls = { mode: null, topK: null, candidateK: null, rerankTopN: null, rrfK: null, weights: null, rerank: null, skipRetryLadder: null, aliases: null };
+  assert.deepEqual(validateRequest({ query: 'q', ...nulls }).req, validateRequest({ query: 'q' }).req);
+  assert.equal(validateRequest({ query: 'q', weights: { vector: null } }).req.weights.vector, 1);
+  for (const field of ['topK', 'candidateK', 'rerankTopN', 'rrfK']) {
+    assert.equal(validateRequest({ query: 'q', [field]: 2 ** 31 - 1 }).req[field], 2 ** 31 - 1);
+    assert.throws(() => validateRequest({ query: 'q', [field]: 2 ** 31 }), { kind: 'invalid_input' });
+  }
+  assert.throws(() => validateRequest({ query: null }), { kind: 'invalid_input' });
+  assert.throws(() => validateRequest({ query: 'q', top_k: null }), { kind: 'invalid_input' });
+  const backends = scriptedBackends({ bm25: { errors: { '"kubernetes"': 'must not be called' } } });
+  assert.throws(() => search({ query: 'kubernetes', mode: 'bm25', rrfK: 2 ** 31 }, backends), { kind: 'invalid_input' });
+});
