@@ -282,3 +282,50 @@ def test_a_leg_the_mode_does_not_run_says_mode() -> None:
     _, trace = run({"query": "kubernetes", "mode": "semantic", "weights": {"bm25": 0}},
                    Backends(embedder=FakeEmbedder(), vectors=FakeVectors([c("a")])))
     assert (trace["bm25"]["skip"], trace["vector"]["skip"]) == ("mode", None)
+
+
+def _hybrid_trace() -> tuple[list[dict[str, Any]], dict[str, Any]]:
+    return run({"query": "k8s deploy", "mode": "hybrid", "aliases": {"k8s": ["kubernetes"]},
+                "weights": {"vector": 0.5}},
+               Backends(index=FakeIndex({'("k8s" OR "kubernetes") OR "deploy"': [c("a"), c("b")]}),
+                        embedder=FakeEmbedder(), vectors=FakeVectors([c("b"), c("z")]),
+                        reranker=FakeReranker({"a": 1.0, "b": 2.0})))
+
+
+def test_trace_request_and_modes() -> None:
+    """TRACE-4, TRACE-5: the request after defaults without aliases; effective mode never auto."""
+    _, trace = run({"query": "kubernetes"}, Backends(index=FakeIndex()))
+    assert trace["specVersion"] == "1.0.0" and "aliases" not in trace["request"]
+    assert trace["request"]["weights"] == {"bm25": 1.0, "vector": 1.0}
+    assert (trace["requestedMode"], trace["effectiveMode"]) == ("auto", "bm25")
+
+
+def test_trace_query_group_tokens() -> None:
+    """TRACE-6: alias expansion shows as a group token with its members."""
+    _, trace = _hybrid_trace()
+    group = trace["query"]["tokens"][0]
+    assert group["kind"] == "group" and [m["text"] for m in group["members"]] == ["k8s",
+                                                                                "kubernetes"]
+    assert trace["query"]["expression"] == '("k8s" OR "kubernetes") OR "deploy"'
+
+
+def test_trace_legs_and_rows() -> None:
+    """TRACE-7, TRACE-8, TRACE-9: leg fields, one row per rung reached, skip null when run."""
+    _, trace = _hybrid_trace()
+    assert trace["bm25"]["skip"] is None and trace["vector"]["skip"] is None
+    assert [set(row) for row in trace["bm25"]["attempts"]] == [
+        {"rung", "expression", "searched", "hits", "skip", "error"}
+    ]
+    assert (trace["bm25"]["hits"], trace["vector"]["hits"]) == (2, 2)
+
+
+def test_trace_fusion_intent_unanimity_rerank_and_result_ids() -> None:
+    """TRACE-10, TRACE-11, TRACE-12, TRACE-13, TRACE-14: lists, reports, resultIds order."""
+    results, trace = _hybrid_trace()
+    assert trace["fusion"]["lists"] == [{"name": "bm25", "weight": 1.0, "size": 2},
+                                        {"name": "vector", "weight": 0.5, "size": 2}]
+    assert trace["fusion"]["fusedHits"] == 3 and trace["intent"]["adjusted"] == []
+    assert trace["unanimity"] == {"evaluated": True, "agreements": 1, "fired": False}
+    assert (trace["rerank"]["outcome"], trace["rerank"]["provider"]) == ("reranked",
+                                                                        "fake-reranker")
+    assert trace["resultIds"] == ids(results) == ["b", "a", "z"]

@@ -1669,3 +1669,38 @@ def _pipe_rrf_k_late() -> None:
         return int(original(obj, name))
 
     set_attr(req, "_positive_int", positive_int)
+
+
+@mutant(
+    "trace-effective-mode-echoes-request",
+    "TRACE-5",
+    "effectiveMode repeats the requested mode, so an auto request reports `auto`",
+)
+def _trace_effective_mode_echo() -> None:
+    pipe = _mod("reference.pipeline")
+    original = pipe.search
+
+    def search(request: Any, backends: Any) -> Any:
+        results, trace = original(request, backends)
+        trace["effectiveMode"] = trace["requestedMode"]
+        return results, trace
+
+    swap(pipe, "search", search)
+
+
+@mutant(
+    "trace-skipped-row-expression-null",
+    "TRACE-8",
+    "a row that did not search reports `expression: null` instead of its expression or \"\"",
+)
+def _trace_row_expression_null() -> None:
+    ladder = _mod("reference.ladder")
+    original = ladder.Attempt.to_json
+
+    def to_json(self: Any) -> dict[str, Any]:
+        row: dict[str, Any] = original(self)
+        if not self.searched:
+            row["expression"] = None
+        return row
+
+    set_attr(ladder.Attempt, "to_json", to_json)
