@@ -1704,3 +1704,13 @@ def _trace_row_expression_null() -> None:
         return row
 
     set_attr(ladder.Attempt, "to_json", to_json)
+
+
+@mutant(
+    "tri-slugs-and-default-candidate-k-10",
+    "TRI-7",
+    "two mistakes at once: chunks matched by their file-name slug, and candidateK defaulting to 10",
+)
+def _tri_slugs_and_k10() -> None:
+    MUTANTS["tri-path-slugs"].apply()
+    MUTANTS["tri-default-candidate-k-10"].apply()
