@@ -42,8 +42,12 @@ OP_CAPABILITIES: Mapping[str, frozenset[str]] = {
 
 
 def is_default_weight(value: Any) -> bool:
-    """True only for the JSON number 1 (`1`, `1.0`); `true`, `"1"` and `null` are not."""
-    return type(value) in (int, float) and value == 1
+    """True for the JSON number 1 (`1`, `1.0`) and for `null`, which is the absent default (OP-5).
+
+    `true` and `"1"` are not: they are invalid weights, and validating weights belongs to the
+    capability.
+    """
+    return value is None or (type(value) in (int, float) and value == 1)
 
 
 def uses_rrf_weights(op: str, data: Mapping[str, Any]) -> bool:

@@ -63,6 +63,20 @@ class Backends:
         return run
 
 
+#: PIPE-8, MODE-4: why a leg did not run (the trace's `bm25.skip` / `vector.skip`).
+SKIP_MODE = "mode"
+SKIP_ZERO_WEIGHT = "zero_weight"
+
+
+def leg_skip(runs_in_mode: bool, weight: float) -> str | None:
+    """MODE-4, PIPE-8: None when the leg runs; else `mode` (checked first) or `zero_weight`."""
+    if not runs_in_mode:
+        return SKIP_MODE
+    if weight == 0:
+        return SKIP_ZERO_WEIGHT
+    return None
+
+
 _BM25_NOT_RUN: dict[str, Any] = {
     "ran": False,
     "attempts": [],
@@ -81,6 +95,7 @@ def _error(exc: BaseException) -> dict[str, str]:
 @dataclass
 class _VectorLeg:
     ran: bool = False
+    skip: str | None = SKIP_MODE
     hits: list[Candidate] = field(default_factory=list)
     error: dict[str, str] | None = None
 
@@ -88,7 +103,7 @@ class _VectorLeg:
 def _run_vector_leg(req: Request, backends: Backends, normalised: str) -> _VectorLeg:
     """PIPE-4, PIPE-7: embed the normalised query, ask for candidateK hits, record errors."""
     assert backends.embedder is not None and backends.vectors is not None
-    leg = _VectorLeg(ran=True)
+    leg = _VectorLeg(ran=True, skip=None)
     try:
         vector = backends.embedder.embed(normalised)
         leg.hits = list(backends.vectors.search_vector(vector, req.candidate_k))[: req.candidate_k]
@@ -96,6 +111,15 @@ def _run_vector_leg(req: Request, backends: Backends, normalised: str) -> _Vecto
         leg.error = _error(exc)
         leg.hits = []
     return leg
+
+
+def unanimity_voters(
+    bm25: Bm25LegResult | None, vleg: _VectorLeg
+) -> tuple[list[str], list[str]] | None:
+    """UNAN-6, PIPE-8: both legs' hit ids when both legs ran; None (no vote) otherwise."""
+    if bm25 is None or not vleg.ran:
+        return None
+    return [c.id for c in bm25.hits], [c.id for c in vleg.hits]
 
 
 def _run_bm25(req: Request, backends: Backends) -> Bm25LegResult:
@@ -129,14 +153,20 @@ def search(
     mode = resolve_mode(req.mode, has_embedder)
     fell_back = mode.fell_back_to_bm25
 
-    # 3. BM25 leg and ladder.
+    # 3. BM25 leg and ladder; a leg of weight 0 makes no backend call at all (PIPE-8).
+    bm25_skip = leg_skip(mode.runs_bm25, req.bm25_weight)
+    vector_skip = leg_skip(mode.runs_vector, req.vector_weight)
     t = time.perf_counter()
-    bm25: Bm25LegResult | None = _run_bm25(req, backends) if mode.runs_bm25 else None
+    bm25: Bm25LegResult | None = _run_bm25(req, backends) if bm25_skip is None else None
     timings["bm25Ms"] = (time.perf_counter() - t) * 1000
 
     # 4. Vector leg.
     t = time.perf_counter()
-    vleg = _run_vector_leg(req, backends, parsed.normalised) if mode.runs_vector else _VectorLeg()
+    vleg = (
+        _run_vector_leg(req, backends, parsed.normalised)
+        if vector_skip is None
+        else _VectorLeg(skip=vector_skip)
+    )
     timings["vectorMs"] = (time.perf_counter() - t) * 1000
     if vleg.error is not None and mode.effective == "hybrid":
         fell_back = True  # MODE-6
@@ -167,12 +197,13 @@ def search(
 
     # 7. Unanimity.
     skip = skip_before_unanimity(req.rerank, backends.reranker is not None, len(reweighted))
-    evaluated = skip is None and mode.effective == "hybrid"
+    # UNAN-6, PIPE-8: a vote between two legs that ran; a zero-weight leg has no vote.
+    voters = unanimity_voters(bm25, vleg) if skip is None else None
+    evaluated = voters is not None
     agreements: int | None = None
     fired = False
-    if evaluated:
-        assert bm25 is not None
-        verdict = unanimity_check([c.id for c in bm25.hits], [c.id for c in vleg.hits])
+    if voters is not None:
+        verdict = unanimity_check(*voters)
         agreements, fired = verdict.agreements, verdict.fired
         if fired:
             skip = "unanimity"
@@ -217,8 +248,17 @@ def search(
             "tokens": [tok.to_json() for tok in parsed.tokens],
             "expression": expression,
         },
-        "bm25": {"ran": True, **bm25.trace_json()} if bm25 else {**_BM25_NOT_RUN, "attempts": []},
-        "vector": {"ran": vleg.ran, "hits": len(vleg.hits), "error": vleg.error},
+        "bm25": (
+            {"ran": True, "skip": None, **bm25.trace_json()}
+            if bm25
+            else {**_BM25_NOT_RUN, "skip": bm25_skip, "attempts": []}
+        ),
+        "vector": {
+            "ran": vleg.ran,
+            "skip": vleg.skip,
+            "hits": len(vleg.hits),
+            "error": vleg.error,
+        },
         "fusion": {
             "k": req.rrf_k,
             "lists": [{"name": x.name, "weight": x.weight, "size": len(x.items)} for x in lists],

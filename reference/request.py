@@ -10,7 +10,7 @@ from reference import text
 from reference.intent_table import check_table_name
 from reference.modes import MODES
 from reference.rrf import check_weight
-from reference.types import InvalidInput, whole_number
+from reference.types import InvalidInput, optional, whole_number
 
 DEFAULTS: dict[str, Any] = {
     "mode": "auto",
@@ -61,12 +61,12 @@ class Request:
 
 
 def _positive_int(obj: Mapping[str, Any], name: str) -> int:
-    """PIPE-1, OP-4: a whole number >= 1 (3.0 counts as 3)."""
-    return whole_number(obj.get(name, DEFAULTS[name]), f"request.{name}")
+    """PIPE-1, OP-4, OP-5: a whole number in [1, 2^31 - 1] (3.0 counts as 3; null is absent)."""
+    return whole_number(optional(obj, name, DEFAULTS[name]), f"request.{name}")
 
 
 def _bool(obj: Mapping[str, Any], name: str) -> bool:
-    value = obj.get(name, DEFAULTS[name])
+    value = optional(obj, name, DEFAULTS[name])
     if not isinstance(value, bool):
         raise InvalidInput(f"request.{name} must be a boolean, got {value!r}")
     return value
@@ -75,7 +75,7 @@ def _bool(obj: Mapping[str, Any], name: str) -> bool:
 def _weight(weights: Mapping[str, Any], name: str) -> float:
     """PIPE-1, RRF-3: the same weight rule as a fusion list's."""
     try:
-        return check_weight(weights.get(name, 1))
+        return check_weight(optional(weights, name, 1))
     except InvalidInput as exc:
         raise InvalidInput(f"request.weights.{name}: {exc}") from exc
 
@@ -89,7 +89,10 @@ def _intent_table(obj: Mapping[str, Any]) -> str:
 
 
 def parse_request(obj: Mapping[str, Any]) -> Request:
-    """PIPE-1, PIPE-2: reject bad fields; absent fields take their defaults."""
+    """PIPE-1, PIPE-2, PIPE-9: reject bad fields; absent and null fields take their defaults.
+
+    Everything the request carries is checked here, before any backend is called (PIPE-9).
+    """
     from reference.query import validate_aliases
     from reference.query.stopwords import check_list
 
@@ -103,10 +106,10 @@ def parse_request(obj: Mapping[str, Any]) -> Request:
         raise InvalidInput("request.query must be a string")
     if text.normalise(query) == "":
         raise InvalidInput("request.query is empty after normalisation")
-    mode = obj.get("mode", DEFAULTS["mode"])
+    mode = optional(obj, "mode", DEFAULTS["mode"])
     if mode not in MODES:
         raise InvalidInput(f"request.mode must be one of {', '.join(MODES)}, got {mode!r}")
-    weights = obj.get("weights", {})
+    weights = optional(obj, "weights", {})
     if not isinstance(weights, Mapping) or set(weights) - {"bm25", "vector"}:
         raise InvalidInput("request.weights must be an object with optional bm25 and vector")
     return Request(
@@ -120,7 +123,7 @@ def parse_request(obj: Mapping[str, Any]) -> Request:
         vector_weight=_weight(weights, "vector"),
         rerank=_bool(obj, "rerank"),
         skip_retry_ladder=_bool(obj, "skipRetryLadder"),
-        aliases=validate_aliases(obj.get("aliases", {})),
+        aliases=validate_aliases(obj.get("aliases")),
         intent_table=_intent_table(obj),
         stopword_list=_stopword_list(obj, check_list),
     )

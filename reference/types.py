@@ -42,6 +42,21 @@ class IndexError_(RuntimeError):
     kind = "index_error"
 
 
+#: OP-4: the largest integer any input accepts (Int32 collections; RRF-1's bound on k).
+MAX_INTEGER = 2**31 - 1
+
+
+def optional(obj: Mapping[str, Any], name: str, default: Any) -> Any:
+    """OP-5: an optional field's value, `default` when it is missing or null."""
+    value = obj.get(name)
+    return default if value is None else value
+
+
+def present(obj: Mapping[str, Any], name: str) -> bool:
+    """OP-5: whether an optional field is given (a null field is not)."""
+    return obj.get(name) is not None
+
+
 def _valid_unicode(value: str) -> bool:
     """Strings in cases are valid Unicode (spec/operations.md): no lone surrogates."""
     try:
@@ -72,7 +87,7 @@ def candidate_from_json(obj: Mapping[str, Any]) -> Candidate:
     for name, value in (("id", cid), ("path", path), *texts.items()):
         if not _valid_unicode(value):
             raise InvalidInput(f"candidate {cid!r}: {name} is not valid Unicode (lone surrogate)")
-    meta = obj.get("metadata") or {}
+    meta = optional(obj, "metadata", {})
     if not isinstance(meta, Mapping) or not all(
         isinstance(k, str) and isinstance(v, str) for k, v in meta.items()
     ):
@@ -82,14 +97,18 @@ def candidate_from_json(obj: Mapping[str, Any]) -> Candidate:
     return Candidate(id=cid, path=path, metadata=dict(meta), **texts)
 
 
-def whole_number(value: object, name: str, minimum: int = 1) -> int:
-    """OP-4: a JSON number with a whole value (3 and 3.0 alike) that is at least `minimum`."""
+def whole_number(
+    value: object, name: str, minimum: int = 1, maximum: int = MAX_INTEGER
+) -> int:
+    """OP-4: a JSON number with a whole value (3 and 3.0 alike) in [minimum, maximum]."""
     if isinstance(value, bool) or not isinstance(value, int | float):
         raise InvalidInput(f"{name} must be an integer, got {value!r}")
     if isinstance(value, float) and not (math.isfinite(value) and value.is_integer()):
         raise InvalidInput(f"{name} must be a whole number, got {value!r}")
     if value < minimum:
         raise InvalidInput(f"{name} must be >= {minimum}, got {value!r}")
+    if value > maximum:
+        raise InvalidInput(f"{name} must be <= {maximum}, got {value!r}")
     return int(value)
 
 

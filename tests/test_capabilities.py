@@ -41,7 +41,7 @@ cases:
 """
 
 
-@pytest.mark.parametrize("weight", ["2", "0", "0.5", "-1", "true", "null", '"1"'])
+@pytest.mark.parametrize("weight", ["2", "0", "0.5", "-1", "true", '"1"'])
 def test_a_weight_other_than_one_without_the_capability_is_a_malformed_case(weight: str) -> None:
     """PROTO-27 A list weight that is not the number 1 needs `rrf-weights` in `requires`."""
     with pytest.raises(CaseFileError) as info:
@@ -51,7 +51,7 @@ def test_a_weight_other_than_one_without_the_capability_is_a_malformed_case(weig
     assert "needs capability 'rrf-weights'" in message
 
 
-@pytest.mark.parametrize("weight", ["1", "1.0", "1.0e+0"])
+@pytest.mark.parametrize("weight", ["1", "1.0", "1.0e+0", "null"])
 def test_weight_one_is_core_and_must_not_require_the_capability(weight: str) -> None:
     """PROTO-27 Weight 1 is the default: listing `rrf-weights` would hide a core case."""
     assert load_text(_rrf_case(weight), "golden/rrf/x.yaml", "rrf")[0].requires == ()
@@ -59,10 +59,11 @@ def test_weight_one_is_core_and_must_not_require_the_capability(weight: str) -> 
         load_text(_rrf_case(weight, "rrf-weights"), "golden/rrf/x.yaml", "rrf")
 
 
-def test_default_weight_is_only_the_number_one() -> None:
+def test_default_weight_is_the_number_one_or_null() -> None:
     """PROTO-27 `true` equals 1 in Python, but it is not a weight of 1."""
     assert is_default_weight(1) and is_default_weight(1.0)
-    assert not any(is_default_weight(v) for v in (True, "1", None, 0, 2, 1.5))
+    assert is_default_weight(None)  # OP-5: null is the absent default
+    assert not any(is_default_weight(v) for v in (True, "1", 0, 2, 1.5))
 
 
 def test_search_weights_need_the_capability_but_an_unknown_weight_key_does_not() -> None:

@@ -310,3 +310,10 @@ def test_trace_json_reports_the_hit_count() -> None:
         None,
     )
     assert len(out["attempts"]) == 2
+
+
+def test_force_refresh_is_no_op_even_when_every_neighbour_is_empty() -> None:
+    """LADDER-4 (reworded): force-refresh is never `empty`, though its expression is ""."""
+    leg = run_bm25_leg(LadderPlan("", "", "", "", ()), FakeIndex().search, None, 60, True)
+    row = leg.attempts[2]
+    assert (row.rung, row.expression, row.skip) == ("force-refresh", "", "no_op")

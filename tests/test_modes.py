@@ -14,7 +14,7 @@ def test_auto_resolves_to_hybrid_with_an_embedder_without_fallback_flag() -> Non
 
 
 def test_auto_resolves_to_bm25_without_an_embedder_silently() -> None:
-    """MODE-1: auto never sets fellBackToBM25."""
+    """MODE-1: resolving auto to bm25 is not a fallback."""
     mode = resolve_mode("auto", False)
     assert (mode.effective, mode.fell_back_to_bm25) == ("bm25", False)
 
@@ -55,3 +55,24 @@ def test_unknown_mode_is_rejected() -> None:
     """MODE-1..3 name the only modes; anything else is an error."""
     with pytest.raises(ValueError):
         resolve_mode("hybrid-rerank", True)
+
+
+def test_auto_that_ran_hybrid_falls_back_on_a_vector_error() -> None:
+    """MODE-1, MODE-6: resolution alone never flags auto, but a vector error after it does."""
+    from reference.backends.scripted import scripted_backends_from_json
+    from reference.pipeline import Backends, search
+
+    scripted = scripted_backends_from_json(
+        {
+            "bm25": {"responses": {'"kubernetes"': [{"id": "c1", "path": "k.md"}]}},
+            "embedder": True,
+            "vector": {"error": "down"},
+        }
+    )
+    backends = Backends(scripted.index, scripted.embedder, scripted.vectors, scripted.reranker)
+    results, trace = search({"query": "kubernetes", "mode": "auto"}, backends)
+    assert [r["id"] for r in results] == ["c1"]
+    assert (trace["effectiveMode"], trace["fellBackToBM25"]) == ("hybrid", True)
+    _, trace = search({"query": "kubernetes", "mode": "bm25"}, backends)
+    assert (trace["vector"]["ran"], trace["fellBackToBM25"]) == (False, False)
+    assert scripted.vectors.calls == 1

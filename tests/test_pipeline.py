@@ -213,3 +213,119 @@ def test_absent_values_are_null_not_zero() -> None:
                    Backends(embedder=FakeEmbedder(), vectors=FakeVectors([c("a")])))
     assert trace["unanimity"]["agreements"] is None
     assert trace["bm25"]["winningRung"] is None
+
+
+class CountingIndex(FakeIndex):
+    """A FakeIndex that also counts chunk listings (the trigram rung's only index call)."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.listings = 0
+
+    def chunks(self) -> Sequence[Candidate] | None:
+        self.listings += 1
+        return [c("k")]
+
+
+@pytest.mark.parametrize("mode", ["bm25", "hybrid", "auto"])
+def test_zero_weight_bm25_leg_makes_no_index_call(mode: str) -> None:
+    """PIPE-8: weights.bm25 = 0 means no search, no ladder, no chunk listing."""
+    index = CountingIndex()
+    vectors = FakeVectors([c("v")])
+    _, trace = run({"query": "kubernets setup", "mode": mode, "weights": {"bm25": 0}},
+                   Backends(index=index, embedder=FakeEmbedder(), vectors=vectors))
+    assert (index.calls, index.listings) == ([], 0)
+    assert trace["bm25"] == {"ran": False, "skip": "zero_weight", "attempts": [],
+                             "usedRetry": False, "winningRung": None, "hits": 0, "error": None}
+    assert [x["name"] for x in trace["fusion"]["lists"]] == ([] if mode == "bm25" else ["vector"])
+
+
+@pytest.mark.parametrize("mode", ["semantic", "hybrid"])
+def test_zero_weight_vector_leg_makes_no_embed_or_vector_call(mode: str) -> None:
+    """PIPE-8: weights.vector = 0 means no embed call and no vector call; no fallback flag."""
+    embedder, vectors = FakeEmbedder(), FakeVectors([c("v")], error="must not be called")
+    results, trace = run({"query": "kubernetes", "mode": mode, "weights": {"vector": 0}},
+                         Backends(index=FakeIndex({'"kubernetes"': [c("a")]}),
+                                  embedder=embedder, vectors=vectors))
+    assert (embedder.seen, vectors.limits) == ([], [])
+    assert trace["vector"] == {"ran": False, "skip": "zero_weight", "hits": 0, "error": None}
+    assert trace["fellBackToBM25"] is False and trace["effectiveMode"] == mode
+    assert ids(results) == (["a"] if mode == "hybrid" else [])
+
+
+@pytest.mark.parametrize("zero", ["bm25", "vector"])
+def test_zero_weight_leg_has_no_vote_so_the_reranker_runs(zero: str) -> None:
+    """PIPE-8, UNAN-6: identical top threes do not fire the shortcut when one leg has weight 0."""
+    reranker = FakeReranker({"a": 1.0, "b": 2.0, "c": 3.0})
+    results, trace = run({"query": "kubernetes", "mode": "hybrid", "weights": {zero: 0}},
+                         Backends(index=FakeIndex({'"kubernetes"': [c("a"), c("b"), c("c")]}),
+                                  embedder=FakeEmbedder(),
+                                  vectors=FakeVectors([c("a"), c("b"), c("c")]),
+                                  reranker=reranker))
+    assert trace["unanimity"] == {"evaluated": False, "agreements": None, "fired": False}
+    assert reranker.heads == [["a", "b", "c"]] and ids(results) == ["c", "b", "a"]
+
+
+def test_no_leg_running_is_an_empty_success() -> None:
+    """PIPE-8, PIPE-7: with both weights 0 nothing runs and nothing fails."""
+    index = CountingIndex(errors={'"kubernetes"': "must not be called"})
+    results, trace = run({"query": "kubernetes", "mode": "hybrid",
+                          "weights": {"bm25": 0, "vector": 0}},
+                         Backends(index=index, embedder=FakeEmbedder(),
+                                  vectors=FakeVectors([], error="must not be called")))
+    assert results == [] and index.calls == []
+    assert (trace["bm25"]["skip"], trace["vector"]["skip"]) == ("zero_weight", "zero_weight")
+
+
+def test_a_leg_the_mode_does_not_run_says_mode() -> None:
+    """MODE-4, PIPE-8: the mode is checked before the weight."""
+    _, trace = run({"query": "kubernetes", "mode": "semantic", "weights": {"bm25": 0}},
+                   Backends(embedder=FakeEmbedder(), vectors=FakeVectors([c("a")])))
+    assert (trace["bm25"]["skip"], trace["vector"]["skip"]) == ("mode", None)
+
+
+def _hybrid_trace() -> tuple[list[dict[str, Any]], dict[str, Any]]:
+    return run({"query": "k8s deploy", "mode": "hybrid", "aliases": {"k8s": ["kubernetes"]},
+                "weights": {"vector": 0.5}},
+               Backends(index=FakeIndex({'("k8s" OR "kubernetes") OR "deploy"': [c("a"), c("b")]}),
+                        embedder=FakeEmbedder(), vectors=FakeVectors([c("b"), c("z")]),
+                        reranker=FakeReranker({"a": 1.0, "b": 2.0})))
+
+
+def test_trace_request_and_modes() -> None:
+    """TRACE-4, TRACE-5: the request after defaults without aliases; effective mode never auto."""
+    _, trace = run({"query": "kubernetes"}, Backends(index=FakeIndex()))
+    assert trace["specVersion"] == "1.0.0" and "aliases" not in trace["request"]
+    assert trace["request"]["weights"] == {"bm25": 1.0, "vector": 1.0}
+    assert (trace["requestedMode"], trace["effectiveMode"]) == ("auto", "bm25")
+
+
+def test_trace_query_group_tokens() -> None:
+    """TRACE-6: alias expansion shows as a group token with its members."""
+    _, trace = _hybrid_trace()
+    group = trace["query"]["tokens"][0]
+    assert group["kind"] == "group" and [m["text"] for m in group["members"]] == ["k8s",
+                                                                                "kubernetes"]
+    assert trace["query"]["expression"] == '("k8s" OR "kubernetes") OR "deploy"'
+
+
+def test_trace_legs_and_rows() -> None:
+    """TRACE-7, TRACE-8, TRACE-9: leg fields, one row per rung reached, skip null when run."""
+    _, trace = _hybrid_trace()
+    assert trace["bm25"]["skip"] is None and trace["vector"]["skip"] is None
+    assert [set(row) for row in trace["bm25"]["attempts"]] == [
+        {"rung", "expression", "searched", "hits", "skip", "error"}
+    ]
+    assert (trace["bm25"]["hits"], trace["vector"]["hits"]) == (2, 2)
+
+
+def test_trace_fusion_intent_unanimity_rerank_and_result_ids() -> None:
+    """TRACE-10, TRACE-11, TRACE-12, TRACE-13, TRACE-14: lists, reports, resultIds order."""
+    results, trace = _hybrid_trace()
+    assert trace["fusion"]["lists"] == [{"name": "bm25", "weight": 1.0, "size": 2},
+                                        {"name": "vector", "weight": 0.5, "size": 2}]
+    assert trace["fusion"]["fusedHits"] == 3 and trace["intent"]["adjusted"] == []
+    assert trace["unanimity"] == {"evaluated": True, "agreements": 1, "fired": False}
+    assert (trace["rerank"]["outcome"], trace["rerank"]["provider"]) == ("reranked",
+                                                                        "fake-reranker")
+    assert trace["resultIds"] == ids(results) == ["b", "a", "z"]

@@ -22,6 +22,8 @@ from reference.types import (
     InvalidInput,
     candidate_from_json,
     candidates_from_json,
+    optional,
+    present,
     whole_number,
 )
 
@@ -62,12 +64,12 @@ def _object(value: Any, what: str) -> Mapping[str, Any]:
 
 def _limit(inp: Mapping[str, Any], where: str = "") -> int:
     """BACKEND-5, BACKEND-29, OP-4: a whole number >= 1 (2.0 counts as 2)."""
-    return whole_number(inp.get("limit", DEFAULT_LIMIT), f"{where}limit")
+    return whole_number(optional(inp, "limit", DEFAULT_LIMIT), f"{where}limit")
 
 
 def _file_bytes(obj: Mapping[str, Any], what: str) -> bytes:
     """A file's bytes: exactly one of `text` (encoded as UTF-8) and `base64`."""
-    has_text, has_b64 = "text" in obj, "base64" in obj
+    has_text, has_b64 = present(obj, "text"), present(obj, "base64")
     if has_text == has_b64:
         raise InvalidInput(f"{what} needs exactly one of text and base64")
     if has_text:
@@ -212,7 +214,7 @@ def _first_undecodable(root: Path) -> str | None:
 
 def _searches(inp: JSON, name: str) -> list[tuple[str, int]]:
     out: list[tuple[str, int]] = []
-    for i, item in enumerate(_list(inp, name) if name in inp else []):
+    for i, item in enumerate(_list(inp, name) if present(inp, name) else []):
         at = f"{name}[{i}]."
         obj = _object(item, f"{name}[{i}]")
         key = "expression" if name == "searches" else "query"
@@ -338,9 +340,9 @@ def op_vector_search(inp: JSON) -> JSON:
     from reference.backends.vector import MemoryVectorStore
 
     embedder = HashEmbedder()
-    if ("query" in inp) == ("queryVector" in inp):
+    if present(inp, "query") == present(inp, "queryVector"):
         raise InvalidInput("vector_search needs exactly one of query and queryVector")
-    if "query" in inp:
+    if present(inp, "query"):
         query = _string(inp, "query")
         _utf8(query, "query")
         q = embedder.embed_counts(query)
@@ -359,9 +361,9 @@ def op_vector_search(inp: JSON) -> JSON:
         if cand.id in seen:
             raise InvalidInput(f"chunks: duplicate id {cand.id!r}")
         seen.add(cand.id)
-        if "vector" in obj and "content" in obj:
+        if present(obj, "vector") and present(obj, "content"):
             raise InvalidInput(f"{at} needs exactly one of content and vector")
-        if "vector" in obj:
+        if present(obj, "vector"):
             vec = _int_vector(obj["vector"], f"{at}.vector")
         elif isinstance(obj.get("content"), str):
             _utf8(cand.content, f"{at}.content")

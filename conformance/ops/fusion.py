@@ -14,7 +14,7 @@ from typing import Any
 from conformance.ops import JSON, operation
 from reference import intent, rerank, rrf, unanimity
 from reference.backends.protocols import RerankEntry
-from reference.types import InvalidInput, candidate_from_json
+from reference.types import InvalidInput, candidate_from_json, optional, present
 
 # RERANK-9: the only way to write a non-finite reranker score in JSON.
 NON_FINITE_SPELLINGS = {"NaN": math.nan, "Infinity": math.inf, "-Infinity": -math.inf}
@@ -70,13 +70,13 @@ def op_rrf(inp: JSON) -> JSON:
     for raw in _list(inp, "lists"):
         if not isinstance(raw, dict):
             raise InvalidInput("each list must be an object")
-        name = raw.get("name", "")
+        name = optional(raw, "name", "")
         if not isinstance(name, str):
             raise InvalidInput("list name must be a string")
-        weight = rrf.check_weight(raw.get("weight", 1))
+        weight = rrf.check_weight(optional(raw, "weight", 1))
         items = tuple(candidate_from_json(c) for c in _list(raw, "items"))
         lists.append(rrf.RankedList(name=name, weight=weight, items=items))
-    k = rrf.check_k(inp.get("k", rrf.DEFAULT_K))
+    k = rrf.check_k(optional(inp, "k", rrf.DEFAULT_K))
     return {"results": [fused_json(f) for f in rrf.fuse(lists, k)]}
 
 
@@ -158,14 +158,14 @@ def _entries(raw: Any) -> Sequence[RerankEntry]:
 @operation("rerank")
 def op_rerank(inp: JSON) -> JSON:
     fused = _fused_list(inp.get("fused"), "fused")
-    top_n = rerank.check_top_n(inp.get("rerankTopN", rerank.DEFAULT_TOP_N))
+    top_n = rerank.check_top_n(optional(inp, "rerankTopN", rerank.DEFAULT_TOP_N))
     reranker = inp.get("reranker")
     if not isinstance(reranker, dict):
         raise InvalidInput("reranker must be an object")
     provider = _str(reranker, "name")
     if provider == "":
         raise InvalidInput("reranker.name must be a non-empty string")  # RERANK-12
-    has_results, has_error = "results" in reranker, "error" in reranker
+    has_results, has_error = present(reranker, "results"), present(reranker, "error")
     if has_results == has_error:
         raise InvalidInput("reranker needs exactly one of results and error")
     entries = _entries(reranker["results"]) if has_results else None

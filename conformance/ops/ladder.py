@@ -6,7 +6,7 @@ from typing import Any
 
 from conformance.ops import JSON, operation
 from reference import text, trigram
-from reference.types import Candidate, InvalidInput, candidate_from_json, whole_number
+from reference.types import Candidate, InvalidInput, candidate_from_json, optional, whole_number
 
 DEFAULT_CANDIDATE_K = 60
 
@@ -33,8 +33,8 @@ def _chunks(inp: JSON) -> list[Candidate]:
 
 
 def _candidate_k(inp: JSON) -> int:
-    """TRI-7, OP-4: a whole number >= 1 (60.0 counts as 60)."""
-    return whole_number(inp.get("candidateK", DEFAULT_CANDIDATE_K), "candidateK")
+    """TRI-7, OP-4, OP-5: a whole number in [1, 2^31 - 1] (60.0 is 60; null is absent)."""
+    return whole_number(optional(inp, "candidateK", DEFAULT_CANDIDATE_K), "candidateK")
 
 
 @operation("trigrams")

@@ -22,7 +22,8 @@ def op_search(inp: JSON) -> JSON:
     request = inp.get("request")
     if not isinstance(request, Mapping):
         raise InvalidInput("search: request must be an object")
-    raw = inp.get("backends", {})
+    raw = inp.get("backends")
+    raw = {} if raw is None else raw  # OP-5: null is absent
     if not isinstance(raw, Mapping):
         raise InvalidInput("search: backends must be an object")
     scripted = scripted_backends_from_json(raw)

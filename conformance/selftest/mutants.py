@@ -1898,3 +1898,178 @@ def _dsl_sanitise_dedup() -> None:
 def names() -> list[str]:
     """Every registered mutant name, in registration order."""
     return list(MUTANTS)
+
+
+# -- issue 9 defects: modes, ladder wording, zero weights, request bounds and nulls -----------
+
+
+@mutant(
+    "mode-auto-vector-error-no-fallback-flag",
+    "MODE-1",
+    "auto never sets fellBackToBM25, read literally: an auto that ran hybrid hides a vector error",
+)
+def _mode_auto_vector_error_flag() -> None:
+    pipe = _mod("reference.pipeline")
+    original = pipe.search
+
+    def search(request: Any, backends: Any) -> Any:
+        results, trace = original(request, backends)
+        if trace["requestedMode"] == "auto":
+            trace["fellBackToBM25"] = False
+        return results, trace
+
+    swap(pipe, "search", search)
+
+
+@mutant(
+    "ladder-force-refresh-skip-empty",
+    "LADDER-4",
+    "the 1.0.0 skip order read literally: force-refresh's \"\" expression makes it `empty`",
+)
+def _ladder_force_refresh_empty() -> None:
+    ladder = _mod("reference.ladder")
+    original = ladder._Walk.skip
+
+    def skip(self: Any, rung: str, expression: str, reason: str) -> None:
+        if rung == ladder.FORCE_REFRESH and expression == "":
+            reason = ladder.SKIP_EMPTY
+        original(self, rung, expression, reason)
+
+    set_attr(ladder._Walk, "skip", skip)
+
+
+@mutant(
+    "pipe-zero-weight-leg-runs",
+    "PIPE-8",
+    "a leg of weight 0 still runs (search, ladder, embed) and votes; only fusion ignores it (1.0)",
+)
+def _pipe_zero_weight_runs() -> None:
+    pipe = _mod("reference.pipeline")
+
+    def leg_skip(runs_in_mode: bool, weight: float) -> str | None:
+        return None if runs_in_mode else pipe.SKIP_MODE
+
+    swap(pipe, "leg_skip", leg_skip)
+
+
+@mutant(
+    "unan-zero-weight-leg-votes",
+    "UNAN-6",
+    "unanimity is evaluated whenever the mode is hybrid, a skipped zero-weight leg voting empty",
+)
+def _unan_zero_weight_votes() -> None:
+    pipe = _mod("reference.pipeline")
+
+    hybrid = [False]
+    original_resolve = pipe.resolve_mode
+
+    def resolve_mode(requested: str, has_embedder: bool) -> Any:
+        mode = original_resolve(requested, has_embedder)
+        hybrid[0] = mode.effective == "hybrid"
+        return mode
+
+    def voters(bm25: Any, vleg: Any) -> tuple[list[str], list[str]] | None:
+        if not hybrid[0]:
+            return None
+        return ([c.id for c in bm25.hits] if bm25 else []), [c.id for c in vleg.hits]
+
+    set_attr(pipe, "resolve_mode", resolve_mode)
+    swap(pipe, "unanimity_voters", voters)
+
+
+@mutant(
+    "op-integers-unbounded",
+    "OP-4",
+    "integer inputs have no maximum (1.0): 2^31 and 2^63 are accepted and passed to the backends",
+)
+def _op_integers_unbounded() -> None:
+    types = _mod("reference.types")
+    original = types.whole_number
+
+    def whole_number(value: object, name: str, minimum: int = 1, maximum: int = 0) -> int:
+        result: int = original(value, name, minimum, 2**200)
+        return result
+
+    swap(types, "whole_number", whole_number)
+
+
+@mutant(
+    "op-null-is-a-value",
+    "OP-5",
+    "null in an optional field is taken as a value (and rejected) instead of as absent",
+)
+def _op_null_is_a_value() -> None:
+    types = _mod("reference.types")
+
+    def optional(obj: Mapping[str, Any], name: str, default: Any) -> Any:
+        return obj.get(name, default)
+
+    def present(obj: Mapping[str, Any], name: str) -> bool:
+        return name in obj
+
+    swap(types, "optional", optional)
+    swap(types, "present", present)
+
+
+@mutant(
+    "pipe-rrf-k-checked-at-fusion",
+    "PIPE-9",
+    "the request accepts any rrfK >= 1; RRF-1's bound is checked at fusion, after the legs ran",
+)
+def _pipe_rrf_k_late() -> None:
+    req = _mod("reference.request")
+    types = _mod("reference.types")
+    original = req._positive_int
+
+    def positive_int(obj: Mapping[str, Any], name: str) -> int:
+        if name == "rrfK":
+            value = types.optional(obj, name, req.DEFAULTS[name])
+            return int(types.whole_number(value, f"request.{name}", 1, 2**200))
+        return int(original(obj, name))
+
+    set_attr(req, "_positive_int", positive_int)
+
+
+@mutant(
+    "trace-effective-mode-echoes-request",
+    "TRACE-5",
+    "effectiveMode repeats the requested mode, so an auto request reports `auto`",
+)
+def _trace_effective_mode_echo() -> None:
+    pipe = _mod("reference.pipeline")
+    original = pipe.search
+
+    def search(request: Any, backends: Any) -> Any:
+        results, trace = original(request, backends)
+        trace["effectiveMode"] = trace["requestedMode"]
+        return results, trace
+
+    swap(pipe, "search", search)
+
+
+@mutant(
+    "trace-skipped-row-expression-null",
+    "TRACE-8",
+    "a row that did not search reports `expression: null` instead of its expression or \"\"",
+)
+def _trace_row_expression_null() -> None:
+    ladder = _mod("reference.ladder")
+    original = ladder.Attempt.to_json
+
+    def to_json(self: Any) -> dict[str, Any]:
+        row: dict[str, Any] = original(self)
+        if not self.searched:
+            row["expression"] = None
+        return row
+
+    set_attr(ladder.Attempt, "to_json", to_json)
+
+
+@mutant(
+    "tri-slugs-and-default-candidate-k-10",
+    "TRI-7",
+    "two mistakes at once: chunks matched by their file-name slug, and candidateK defaulting to 10",
+)
+def _tri_slugs_and_k10() -> None:
+    MUTANTS["tri-path-slugs"].apply()
+    MUTANTS["tri-default-candidate-k-10"].apply()

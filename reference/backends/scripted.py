@@ -16,6 +16,8 @@ from reference.types import (
     IndexError_,
     InvalidInput,
     candidates_from_json,
+    optional,
+    present,
 )
 
 SCRIPTED_EMBEDDER_NAME = "scripted"
@@ -152,10 +154,10 @@ def _index(raw: Any, chunks: list[Candidate] | None) -> ScriptedIndex:
         return ScriptedIndex(chunk_list=chunks)
     obj = _object(raw, "backends.bm25")
     responses: dict[str, list[Candidate]] = {}
-    for expr, hits in _object(obj.get("responses", {}), "backends.bm25.responses").items():
+    for expr, hits in _object(optional(obj, "responses", {}), "backends.bm25.responses").items():
         responses[expr] = _candidates(hits, f"backends.bm25.responses[{expr!r}]")
     errors: dict[str, str] = {}
-    for expr, message in _object(obj.get("errors", {}), "backends.bm25.errors").items():
+    for expr, message in _object(optional(obj, "errors", {}), "backends.bm25.errors").items():
         errors[expr] = _string(message, f"backends.bm25.errors[{expr!r}]")
     both = sorted(set(responses) & set(errors))
     if both:
@@ -169,7 +171,7 @@ def _vectors(raw: Any) -> ScriptedVectors:
     if raw is None:
         return ScriptedVectors()
     obj = _object(raw, "backends.vector")
-    has_hits, has_error = "hits" in obj, "error" in obj
+    has_hits, has_error = present(obj, "hits"), present(obj, "error")
     if has_hits and has_error:
         raise InvalidInput("backends.vector must have either hits or error, not both")
     if has_error:
@@ -189,10 +191,10 @@ def _reranker(raw: Any) -> ScriptedReranker | None:
     if raw is None:
         return None
     obj = _object(raw, "backends.reranker")
-    name = _string(obj.get("name", SCRIPTED_EMBEDDER_NAME), "backends.reranker.name")
+    name = _string(optional(obj, "name", SCRIPTED_EMBEDDER_NAME), "backends.reranker.name")
     if name == "":
         raise InvalidInput("backends.reranker.name must not be empty")
-    has_results, has_error = "results" in obj, "error" in obj
+    has_results, has_error = present(obj, "results"), present(obj, "error")
     if has_results and has_error:
         raise InvalidInput("backends.reranker must have either results or error, not both")
     if has_error:
@@ -217,9 +219,7 @@ def scripted_backends_from_json(obj: Mapping[str, Any]) -> ScriptedBackends:
     chunks = None if root.get("chunks") is None else _candidates(
         root["chunks"], "backends.chunks", chunk=True
     )
-    embedder_flag = root.get("embedder", False)
-    if embedder_flag is None:
-        embedder_flag = False
+    embedder_flag = optional(root, "embedder", False)
     if not isinstance(embedder_flag, bool):
         raise InvalidInput(
             f"backends.embedder must be a boolean, got {type(embedder_flag).__name__}"

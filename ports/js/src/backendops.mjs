@@ -30,7 +30,7 @@ function requireWellFormedDeep(v, field) {
 }
 
 function limitOf(v, field) {
-  return v === undefined ? DEFAULT_LIMIT : wholeNumber(v, field, { min: 1 });
+  return v == null ? DEFAULT_LIMIT : wholeNumber(v, field, { min: 1 }); // OP-4, OP-5
 }
 
 function requireUniqueIds(items, field) {
@@ -56,8 +56,8 @@ const encoder = new TextEncoder();
 function fileBytes(f, field) {
   if (!isObject(f)) throw invalid(`${field} must be an object`);
   requireText(f.path, `${field}.path`);
-  const hasText = f.text !== undefined;
-  const hasB64 = f.base64 !== undefined;
+  const hasText = f.text != null; // OP-5: a null field is not given
+  const hasB64 = f.base64 != null;
   if (hasText === hasB64) throw invalid(`${field}: exactly one of text and base64 must be given`);
   if (hasText) return encoder.encode(requireText(f.text, `${field}.text`));
   return decodeBase64(f.base64, `${field}.base64`);
@@ -121,8 +121,8 @@ export const BACKEND_OPS = {
     return { title, summary, hash, chunks: contents.map((content, i) => ({ id: `${path}#${i}`, content })) };
   },
   vector_search(input) {
-    const hasQuery = input.query !== undefined;
-    const hasVector = input.queryVector !== undefined;
+    const hasQuery = input.query != null; // OP-5
+    const hasVector = input.queryVector != null;
     if (hasQuery === hasVector) throw invalid('exactly one of query and queryVector must be given');
     const q = hasQuery ? embed(requireText(input.query, 'query')) : givenVector(input.queryVector, 'queryVector');
     requireArray(input.chunks, 'chunks');
@@ -133,8 +133,8 @@ export const BACKEND_OPS = {
       const f = `chunks[${i}]`;
       if (!isObject(raw)) throw invalid(`${f} must be an object`);
       requireWellFormedDeep(raw, f);
-      const hasContent = raw.content !== undefined;
-      const hasVec = raw.vector !== undefined;
+      const hasContent = raw.content != null; // OP-5
+      const hasVec = raw.vector != null;
       if (hasContent === hasVec) throw invalid(`${f}: exactly one of content and vector must be given`);
       const c = candidate(raw, f);
       const v = hasContent ? embed(c.content) : givenVector(raw.vector, `${f}.vector`);
@@ -208,7 +208,7 @@ export function sqliteOps(mod) {
 }
 
 function optionalList(v, field) {
-  if (v === undefined) return [];
+  if (v == null) return []; // OP-5
   return requireArray(v, field);
 }
 

@@ -89,7 +89,7 @@ export const OPS = {
     const lists = input.lists.map((l, i) => {
       const f = `lists[${i}]`;
       if (!isObject(l)) throw invalid(`${f} must be an object`);
-      if (l.name !== undefined && typeof l.name !== 'string') throw invalid(`${f}.name must be a string`);
+      if (l.name != null && typeof l.name !== 'string') throw invalid(`${f}.name must be a string`);
       const weight = validateWeight(l.weight, `${f}.weight`);
       requireArray(l.items, `${f}.items`);
       return { name: l.name ?? '', weight, items: l.items.map((c, j) => candidate(c, `${f}.items[${j}]`)) };
@@ -106,7 +106,7 @@ export const OPS = {
     const tokens = requireStringList(input.tokens, 'tokens');
     requireArray(input.chunks, 'chunks');
     const chunks = input.chunks.map((c, i) => chunk(c, `chunks[${i}]`));
-    const k = input.candidateK === undefined ? 60 : wholeNumber(input.candidateK, 'candidateK');
+    const k = input.candidateK == null ? 60 : wholeNumber(input.candidateK, 'candidateK'); // OP-4, OP-5
     const hits = trigramSearch(tokens, chunks, k);
     return {
       hits: hits.map((h) => ({ id: h.chunk.id, path: h.chunk.path, intersection: h.intersection, union: h.union })),
@@ -143,8 +143,8 @@ export const OPS = {
     requireArray(input.fused, 'fused');
     const items = input.fused.map((r, i) => fusedItem(r, `fused[${i}]`));
     uniqueIds(items, 'fused');
-    const topN = input.rerankTopN === undefined ? 20 : wholeNumber(input.rerankTopN, 'rerankTopN');
-    if (input.reranker === undefined) throw invalid('reranker is required');
+    const topN = input.rerankTopN == null ? 20 : wholeNumber(input.rerankTopN, 'rerankTopN'); // OP-4, OP-5
+    if (input.reranker == null) throw invalid('reranker is required');
     // RERANK-12: the op's reranker needs its name (BACKEND-39's default applies to `search` only).
     const r = scriptedReranker(input.reranker, 'reranker', { defaultName: null });
     const out = applyRerank(items, { enabled: true, reranker: r, topN });
@@ -155,7 +155,7 @@ export const OPS = {
   },
   search(input) {
     const backends = scriptedBackends(input.backends);
-    if (input.request === undefined) throw invalid('request is required');
+    if (input.request == null) throw invalid('request is required');
     return search(input.request, backends);
   },
   ...BACKEND_OPS,
@@ -199,7 +199,7 @@ export async function runOp(op, input) {
     const mod = await loadCorpusSupport();
     if (!mod) throw new HrcError('unsupported', 'search_corpus needs the optional node-sqlite3-wasm dependency');
     if (typeof input.corpus !== 'string') throw invalid('corpus must be a string');
-    if (input.request === undefined) throw invalid('request is required');
+    if (input.request == null) throw invalid('request is required');
     const backends = mod.corpusBackends(input.corpus);
     return search(input.request, backends);
   }

@@ -1,6 +1,6 @@
 // The pipeline (spec/pipeline.md PIPE-*, MODE-*) and its trace (spec/trace.md TRACE-*).
 import { HrcError, invalid } from './errors.mjs';
-import { isObject } from './validate.mjs';
+import { isObject, isAbsent, wholeNumber } from './validate.mjs';
 import { normalise } from './text.mjs';
 import { parse, parseAliases, compileTokens } from './query.mjs';
 import { stopwordListName } from './stopwords.mjs';
@@ -13,22 +13,20 @@ import { applyRerank } from './rerank.mjs';
 export const SPEC_VERSION = '1.0.0';
 const MODES = new Set(['bm25', 'semantic', 'hybrid', 'auto']);
 
+// PIPE-1, OP-4, OP-5: a whole number in [1, 2^31-1]; null is absent.
 function posInt(v, field, dflt) {
-  if (v === undefined) return dflt;
-  if (typeof v !== 'number' || !Number.isFinite(v) || !Number.isInteger(v) || v < 1) {
-    throw invalid(`request.${field} must be an integer >= 1`);
-  }
-  return v;
+  if (isAbsent(v)) return dflt;
+  return wholeNumber(v, `request.${field}`);
 }
 
 function bool(v, field, dflt) {
-  if (v === undefined) return dflt;
+  if (isAbsent(v)) return dflt;
   if (typeof v !== 'boolean') throw invalid(`request.${field} must be a boolean`);
   return v;
 }
 
 function weight(v, field) {
-  if (v === undefined) return 1;
+  if (isAbsent(v)) return 1;
   if (typeof v !== 'number' || !Number.isFinite(v) || v < 0) throw invalid(`request.weights.${field} must be a finite number >= 0`);
   return v;
 }
@@ -47,12 +45,12 @@ export function validateRequest(request) {
   if (unknown.length > 0) throw invalid(`request has unknown field(s): ${unknown.join(', ')}`);
   if (typeof request.query !== 'string') throw invalid('request.query must be a string');
   let mode = 'auto';
-  if (request.mode !== undefined) {
+  if (!isAbsent(request.mode)) {
     if (typeof request.mode !== 'string' || !MODES.has(request.mode)) throw invalid(`request.mode: unknown mode ${JSON.stringify(request.mode)}`);
     mode = request.mode;
   }
   let weights = { bm25: 1, vector: 1 };
-  if (request.weights !== undefined) {
+  if (!isAbsent(request.weights)) {
     if (!isObject(request.weights)) throw invalid('request.weights must be an object');
     const extra = Object.keys(request.weights).filter((k) => k !== 'bm25' && k !== 'vector');
     if (extra.length > 0) throw invalid(`request.weights has unknown field(s): ${extra.join(', ')}`);
@@ -106,8 +104,12 @@ export function search(request, backends) {
   // 2. mode
   const { effective, fellBack: fb } = resolveMode(req.mode, backends.embedder !== null);
   let fellBackToBM25 = fb;
-  const bm25Runs = effective === 'bm25' || effective === 'hybrid';
-  const vectorRuns = effective === 'semantic' || effective === 'hybrid';
+  // MODE-4, PIPE-8: a leg runs when its mode runs it and its weight is not 0; else a skip reason.
+  const legSkip = (inMode, w) => (!inMode ? 'mode' : w === 0 ? 'zero_weight' : null);
+  const bm25Skip = legSkip(effective === 'bm25' || effective === 'hybrid', req.weights.bm25);
+  const vectorSkip = legSkip(effective === 'semantic' || effective === 'hybrid', req.weights.vector);
+  const bm25Runs = bm25Skip === null;
+  const vectorRuns = vectorSkip === null;
 
   // 3. BM25 leg
   let bm25 = { ran: false, attempts: [], usedRetry: false, winningRung: null, hits: [], error: null };
@@ -167,7 +169,7 @@ export function search(request, backends) {
     reranker,
     topN: req.rerankTopN,
     unanimityFired: () => {
-      if (effective !== 'hybrid') return false;
+      if (!bm25Runs || !vectorRuns) return false; // UNAN-6: a vote between two legs that ran
       const u = unanimity(
         bm25.hits.map((h) => h.id),
         vector.hits.map((h) => h.id),
@@ -213,13 +215,14 @@ export function search(request, backends) {
     },
     bm25: {
       ran: bm25.ran,
+      skip: bm25Skip,
       attempts: bm25.attempts,
       usedRetry: bm25.usedRetry,
       winningRung: bm25.winningRung,
       hits: bm25.hits.length,
       error: bm25.error,
     },
-    vector: { ran: vector.ran, hits: vector.hits.length, error: vector.error },
+    vector: { ran: vector.ran, skip: vectorSkip, hits: vector.hits.length, error: vector.error },
     fusion: {
       k: req.rrfK,
       lists: lists.map((l) => ({ name: l.name, weight: l.weight, size: l.items.length })),

@@ -73,7 +73,7 @@ export function fuse(lists, k) {
 }
 
 export function validateK(k) {
-  if (k === undefined) return 60;
+  if (k === undefined || k === null) return 60; // OP-5: null is absent
   if (typeof k !== 'number' || !Number.isFinite(k) || !Number.isInteger(k) || k < 1 || k > 2 ** 31 - 1) {
     throw invalid('k must be a whole number between 1 and 2^31-1');
   }
@@ -81,7 +81,7 @@ export function validateK(k) {
 }
 
 export function validateWeight(w, field) {
-  if (w === undefined) return 1;
+  if (w === undefined || w === null) return 1; // OP-5
   if (typeof w !== 'number' || !Number.isFinite(w) || w < 0) {
     throw invalid(`${field} must be a finite number >= 0`);
   }

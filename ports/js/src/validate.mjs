@@ -31,16 +31,24 @@ export function requireNonEmptyId(v, field) {
   return v;
 }
 
+// OP-4: the largest integer any input accepts (Int32 collection sizes; RRF-1's bound on k).
+export const MAX_INTEGER = 2 ** 31 - 1;
+
 // A whole number in [min, max]; JSON 60.0 is 60. Booleans and strings are rejected.
-export function wholeNumber(v, field, { min = 1, max = Number.MAX_SAFE_INTEGER } = {}) {
+export function wholeNumber(v, field, { min = 1, max = MAX_INTEGER } = {}) {
   if (typeof v !== 'number' || !Number.isFinite(v) || !Number.isInteger(v) || v < min || v > max) {
     throw invalid(`${field} must be a whole number between ${min} and ${max}`);
   }
   return v;
 }
 
+// OP-5: null in an optional field is absent.
+export function isAbsent(v) {
+  return v === undefined || v === null;
+}
+
 export function optionalString(v, field) {
-  if (v === undefined) return '';
+  if (isAbsent(v)) return '';
   return requireString(v, field);
 }
 
@@ -57,7 +65,7 @@ export function candidate(v, field) {
   };
   if (typeof v.id !== 'string' || v.id === '') throw invalid(`${field}: candidate id must be a non-empty string`);
   if (typeof v.path !== 'string') throw invalid(`${field}: candidate path must be a string`);
-  if (v.metadata !== undefined) {
+  if (!isAbsent(v.metadata)) {
     if (!isObject(v.metadata)) throw invalid(`${field}.metadata must be an object of strings`);
     for (const [k, val] of Object.entries(v.metadata)) {
       if (typeof val !== 'string') throw invalid(`${field}.metadata.${k} must be a string`);

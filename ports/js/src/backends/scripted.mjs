@@ -24,13 +24,13 @@ export function parseRerankerEntries(results, field) {
 export function scriptedReranker(spec, field, { defaultName = 'scripted' } = {}) {
   if (!isObject(spec)) throw invalid(`${field} must be an object`);
   let name = defaultName;
-  if (spec.name === undefined && defaultName === null) throw invalid(`${field}.name is required`);
-  if (spec.name !== undefined) {
+  if (spec.name == null && defaultName === null) throw invalid(`${field}.name is required`);
+  if (spec.name != null) {
     if (typeof spec.name !== 'string' || spec.name === '') throw invalid(`${field}.name must be a non-empty string`);
     name = spec.name;
   }
-  const hasResults = spec.results !== undefined;
-  const hasError = spec.error !== undefined;
+  const hasResults = spec.results != null;
+  const hasError = spec.error != null;
   if (hasResults === hasError) throw invalid(`${field}: exactly one of results and error is required`);
   if (hasError) {
     if (typeof spec.error !== 'string') throw invalid(`${field}.error must be a string`);
@@ -47,17 +47,17 @@ export function scriptedReranker(spec, field, { defaultName = 'scripted' } = {})
 }
 
 export function scriptedBackends(backends) {
-  if (backends === undefined) backends = {};
+  if (backends == null) backends = {}; // OP-5: null is absent
   if (!isObject(backends)) throw invalid('backends must be an object');
   const field = 'backends';
 
   // bm25
   const responses = new Map();
   const errors = new Map();
-  if (backends.bm25 !== undefined) {
+  if (backends.bm25 != null) {
     const b = backends.bm25;
     if (!isObject(b)) throw invalid(`${field}.bm25 must be an object`);
-    if (b.responses !== undefined) {
+    if (b.responses != null) {
       if (!isObject(b.responses)) throw invalid(`${field}.bm25.responses must be an object`);
       for (const [expr, hits] of Object.entries(b.responses)) {
         const f = `${field}.bm25.responses[${JSON.stringify(expr)}]`;
@@ -65,7 +65,7 @@ export function scriptedBackends(backends) {
         responses.set(expr, hits.map((h, i) => candidate(h, `${f}[${i}]`)));
       }
     }
-    if (b.errors !== undefined) {
+    if (b.errors != null) {
       if (!isObject(b.errors)) throw invalid(`${field}.bm25.errors must be an object`);
       for (const [expr, msg] of Object.entries(b.errors)) {
         if (typeof msg !== 'string') throw invalid(`${field}.bm25.errors[${JSON.stringify(expr)}] must be a string`);
@@ -77,13 +77,13 @@ export function scriptedBackends(backends) {
 
   // chunks
   let chunks = null;
-  if (backends.chunks !== undefined) {
+  if (backends.chunks != null) {
     requireArray(backends.chunks, `${field}.chunks`);
     chunks = backends.chunks.map((c, i) => chunk(c, `${field}.chunks[${i}]`));
   }
 
   // embedder
-  if (backends.embedder !== undefined && typeof backends.embedder !== 'boolean') {
+  if (backends.embedder != null && typeof backends.embedder !== 'boolean') {
     throw invalid(`${field}.embedder must be a boolean`);
   }
   const embedder = backends.embedder === true ? { name: 'scripted', embed: () => [1.0] } : null;
@@ -91,11 +91,11 @@ export function scriptedBackends(backends) {
   // vector
   let vectorHits = [];
   let vectorError = null;
-  if (backends.vector !== undefined) {
+  if (backends.vector != null) {
     const v = backends.vector;
     if (!isObject(v)) throw invalid(`${field}.vector must be an object`);
-    const hasHits = v.hits !== undefined;
-    const hasError = v.error !== undefined;
+    const hasHits = v.hits != null;
+    const hasError = v.error != null;
     if (hasHits === hasError) throw invalid(`${field}.vector: exactly one of hits and error is required`);
     if (hasError) {
       if (typeof v.error !== 'string') throw invalid(`${field}.vector.error must be a string`);
@@ -107,7 +107,7 @@ export function scriptedBackends(backends) {
   }
 
   // reranker
-  const reranker = backends.reranker !== undefined ? scriptedReranker(backends.reranker, `${field}.reranker`) : null;
+  const reranker = backends.reranker != null ? scriptedReranker(backends.reranker, `${field}.reranker`) : null;
 
   return {
     index: {
