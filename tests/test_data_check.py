@@ -153,7 +153,7 @@ def test_hello_schema_rejects_malformed_data_files() -> None:
     """PROTO-28 Names are relative without '..'; hashes are 64 lowercase hex digits."""
     from conformance.protocol import ProtocolError, decode_from_adapter
 
-    base = {"type": "hello", "protocol": 1, "name": "x", "version": "1", "specVersion": "1.0.0",
+    base = {"type": "hello", "protocol": 1, "name": "x", "version": "1", "specVersion": "2.0.0",
             "operations": [], "capabilities": []}
     good = dict(base, dataFiles={"profiles/x/a.json": "a" * 64})
     decode_from_adapter(json.dumps(good).encode())

@@ -26,7 +26,7 @@ EXAMPLE_SESSION: list[tuple[dict[str, str], dict[str, Any]]] = [
             "protocol": 1,
             "name": "hrc-go",
             "version": "0.3.0",
-            "specVersion": "1.0.0",
+            "specVersion": "2.0.0",
             "operations": ["length"],
             "capabilities": [],
         },

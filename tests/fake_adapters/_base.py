@@ -27,7 +27,7 @@ def hello(**fields: Any) -> Message:
         "protocol": 1,
         "name": "fake",
         "version": "0.0.1",
-        "specVersion": "1.0.0",
+        "specVersion": "2.0.0",
         "operations": OPERATIONS,
         "capabilities": CAPABILITIES,
     }

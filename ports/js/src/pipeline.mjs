@@ -10,7 +10,7 @@ import { reweight, checkTableName, DEFAULT_TABLE } from './intent.mjs';
 import { unanimity } from './unanimity.mjs';
 import { applyRerank } from './rerank.mjs';
 
-export const SPEC_VERSION = '1.0.0';
+export const SPEC_VERSION = '2.0.0';
 const MODES = new Set(['bm25', 'semantic', 'hybrid', 'auto']);
 
 // PIPE-1, OP-4, OP-5: a whole number in [1, 2^31-1]; null is absent.

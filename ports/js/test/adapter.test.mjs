@@ -21,7 +21,7 @@ test('hello, run, error and bye', () => {
   assert.equal(status, 0);
   assert.equal(out[0].type, 'hello');
   assert.equal(out[0].name, 'hrc-js');
-  assert.equal(out[0].specVersion, '1.0.0');
+  assert.equal(out[0].specVersion, '2.0.0');
   assert.ok(out[0].operations.includes('search'));
   assert.deepEqual(out[1], { type: 'result', seq: 1, output: { length: 1 } });
   assert.equal(out[2].error.kind, 'invalid_input');
