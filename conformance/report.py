@@ -61,10 +61,10 @@ class SuiteInfo:
         return cls(SPEC_VERSION, len(suite), where, suite_profiles(suite, golden))
 
 
-def footer(counts: dict[str, int]) -> str:
-    """The CI-parsed last line (PROTO-24)."""
+def footer(counts: dict[str, int], data_failed: bool = False) -> str:
+    """The CI-parsed last line (PROTO-24); a failed data check counts as one failure."""
     passed = counts.get("passed", 0)
-    failed = sum(counts.get(s, 0) for s in FAILING)
+    failed = sum(counts.get(s, 0) for s in FAILING) + (1 if data_failed else 0)
     skipped = sum(counts.get(s, 0) for s in SKIPPED)
     return f"hrc: {passed} passed, {failed} failed, {skipped} skipped"
 
@@ -76,7 +76,7 @@ def summary(counts: dict[str, int], data_failed: bool = False) -> dict[str, Any]
         out[status] = counts.get(status, 0)
     out["skipped"] = sum(counts.get(s, 0) for s in SKIPPED)
     out["ok"] = not data_failed and not any(counts.get(s, 0) for s in FAILING)
-    out["footer"] = footer(counts)
+    out["footer"] = footer(counts, data_failed)
     return out
 
 
@@ -342,7 +342,8 @@ def render_text(run: RunResult, suite: SuiteInfo, repro: str, quiet: bool = Fals
             parts.append(f"  {status:<{width}} {counts[status]:>6}{note}\n")
     if run.restarts:
         parts.append(f"  adapter restarts: {run.restarts}\n")
-    parts.append(footer(counts) + "\n")
+    data_failed = run.data_check is not None and run.data_check.failed
+    parts.append(footer(counts, data_failed) + "\n")
     return "".join(parts)
 
 

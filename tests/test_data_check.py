@@ -98,7 +98,7 @@ def test_a_port_that_loaded_only_some_files_is_not_failed(tmp_path: Path) -> Non
 def test_stale_empty_or_unknown_data_fails_the_run_though_every_case_passed(
     tmp_path: Path, mode: str, status: str, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    """PROTO-29 PROTO-25 The run exits 1, the text, the JSON report and the matrix say why."""
+    """PROTO-29 PROTO-25 PROTO-24 Exit 1; text, footer, JSON report and matrix say why."""
     golden = write_tiny_golden(tmp_path)
     report = tmp_path / "r.json"
     code = cli.main(["run", "--golden", str(golden), "--adapter",
@@ -107,9 +107,10 @@ def test_stale_empty_or_unknown_data_fails_the_run_though_every_case_passed(
     assert code == 1
     assert "DATA CHECK FAILED" in out
     assert f": {status}" in out
-    assert out.rstrip().splitlines()[-1] == "hrc: 6 passed, 0 failed, 0 skipped"
+    assert out.rstrip().splitlines()[-1] == "hrc: 6 passed, 1 failed, 0 skipped"
     document = json.loads(report.read_text(encoding="utf-8"))
     assert document["summary"]["ok"] is False
+    assert document["summary"]["footer"] == "hrc: 6 passed, 1 failed, 0 skipped"
     assert document["dataCheck"]["status"] == "failed"
     assert [f["status"] for f in document["dataCheck"]["files"]].count(status) == 1
     assert cli.main(["report", str(report), "--markdown"]) == 0
