@@ -19,10 +19,10 @@ func Operations() []string {
 
 type handler func(in map[string]any) (map[string]any, error)
 
-var handlers map[string]handler
+var handlers = map[string]handler{}
 
 func init() {
-	handlers = map[string]handler{
+	for k, v := range map[string]handler{
 		"normalise":      opNormalise,
 		"words":          opWords,
 		"length":         opLength,
@@ -33,6 +33,8 @@ func init() {
 		"sanitise":       opSanitise,
 		"strongest_term": opStrongest,
 		"rrf":            opRRF,
+	} {
+		handlers[k] = v
 	}
 }
 
