@@ -138,7 +138,7 @@ func opIntentReweight(in map[string]any) (map[string]any, error) {
 		if !ok {
 			return nil, invalid("results[%d] must be an object", i)
 		}
-		c, err := looseCandidate(m, fmt.Sprintf("results[%d]", i))
+		c, err := parseCandidate(m, fmt.Sprintf("results[%d]", i), false)
 		if err != nil {
 			return nil, err
 		}
@@ -164,42 +164,6 @@ func opIntentReweight(in map[string]any) (map[string]any, error) {
 		out[i] = map[string]any{"id": items[a.Index].ID, "score": a.Score, "multiplier": a.Mult, "rules": a.Rules}
 	}
 	return map[string]any{"results": out}, nil
-}
-
-// looseCandidate reads a candidate whose only required field is a non-empty id.
-func looseCandidate(m map[string]any, what string) (Candidate, error) {
-	c := Candidate{Metadata: map[string]string{}}
-	id, ok := m["id"].(string)
-	if !ok || id == "" {
-		return c, invalid("%s: id must be a non-empty string", what)
-	}
-	c.ID = id
-	for _, f := range []struct {
-		key string
-		dst *string
-	}{{"path", &c.Path}, {"title", &c.Title}, {"summary", &c.Summary}, {"content", &c.Content}} {
-		if x, ok := present(m, f.key); ok {
-			s, ok := x.(string)
-			if !ok {
-				return c, invalid("%s: %s must be a string", what, f.key)
-			}
-			*f.dst = s
-		}
-	}
-	if x, ok := present(m, "metadata"); ok {
-		mm, ok := x.(map[string]any)
-		if !ok {
-			return c, invalid("%s: metadata must be an object", what)
-		}
-		for k, v := range mm {
-			s, ok := v.(string)
-			if !ok {
-				return c, invalid("%s: metadata values must be strings", what)
-			}
-			c.Metadata[k] = s
-		}
-	}
-	return c, nil
 }
 
 func idList(m map[string]any, key string) ([]string, error) {
@@ -265,7 +229,7 @@ func opRerank(in map[string]any) (map[string]any, error) {
 		if !ok {
 			return nil, invalid("fused[%d] must be an object", i)
 		}
-		c, err := looseCandidate(m, fmt.Sprintf("fused[%d]", i))
+		c, err := parseCandidate(m, fmt.Sprintf("fused[%d]", i), false)
 		if err != nil {
 			return nil, err
 		}
