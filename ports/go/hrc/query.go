@@ -1,0 +1,306 @@
+package hrc
+
+// The query DSL of spec/query-dsl.md (DSL-1..DSL-22) and the strongest term (LADDER-8).
+
+import (
+	"sort"
+	"strings"
+)
+
+var stopLists = map[string]map[string]bool{}
+
+// Token is a parsed query token (DSL-15).
+type Token struct {
+	Kind     string
+	Text     string
+	Operator string // "" means null
+	Members  []Member
+}
+
+// Member is one alternative of a group token (DSL-14).
+type Member struct{ Kind, Text string }
+
+// Aliases is a folded alias table (DSL-12) with keys in input order.
+type Aliases struct {
+	keys []string
+	alts map[string][]string
+}
+
+func stopList(m map[string]any, key string) (map[string]bool, error) {
+	v, ok := present(m, key)
+	if !ok {
+		return stopLists["anchor"], nil
+	}
+	s, ok := v.(string)
+	if !ok {
+		return nil, invalid("%s must be a string", key)
+	}
+	if s == "anchor" || s == "hrc-1.0" {
+		return stopLists[s], nil
+	}
+	return nil, invalid("unknown stopword list %q", s)
+}
+
+// IsStopword is DSL-10.
+func IsStopword(w string, list map[string]bool) bool {
+	return CPLen(w) <= 2 || list[w]
+}
+
+// ParseAliases validates and folds an alias table (DSL-12). The raw object keeps its key
+// order through orderedKeys.
+func ParseAliases(v any, order []string) (*Aliases, error) {
+	a := &Aliases{alts: map[string][]string{}}
+	if v == nil {
+		return a, nil
+	}
+	m, ok := v.(map[string]any)
+	if !ok {
+		return nil, invalid("aliases must be an object")
+	}
+	if order == nil {
+		for k := range m {
+			order = append(order, k)
+		}
+		sort.Strings(order)
+	}
+	for _, k := range order {
+		raw, ok := m[k]
+		if !ok {
+			continue
+		}
+		l, ok := raw.([]any)
+		if !ok {
+			return nil, invalid("aliases[%q] must be a list of strings", k)
+		}
+		var alts []string
+		for _, x := range l {
+			s, ok := x.(string)
+			if !ok {
+				return nil, invalid("aliases[%q] must be a list of strings", k)
+			}
+			alts = append(alts, s)
+		}
+		fk := Fold(k)
+		if fk == "" {
+			return nil, invalid("alias key %q folds to the empty string", k)
+		}
+		if _, dup := a.alts[fk]; dup {
+			return nil, invalid("alias keys fold to the same text %q", fk)
+		}
+		a.keys = append(a.keys, fk)
+		a.alts[fk] = alts
+	}
+	return a, nil
+}
+
+// HasOperators is DSL-2.
+func HasOperators(normalised string) bool {
+	if strings.ContainsRune(normalised, '"') {
+		return true
+	}
+	for _, f := range strings.Split(normalised, " ") {
+		if f == "AND" || f == "OR" || f == "NOT" {
+			return true
+		}
+	}
+	return false
+}
+
+const stripSet = "*():^+\"-?!.,;/\\[]{}<>|&'$#@%=~`"
+
+// Parse is DSL-1..DSL-14.
+func Parse(query string, aliases *Aliases, stop map[string]bool) (string, bool, []Token) {
+	n := Normalise(query)
+	ops := HasOperators(n)
+	rs := []rune(n)
+	tokens := []Token{}
+	pending := ""
+	emit := func(t Token) {
+		if len(tokens) == 0 {
+			t.Operator = ""
+		} else {
+			t.Operator = pending
+		}
+		pending = ""
+		tokens = append(tokens, t)
+	}
+	i := 0
+	for i < len(rs) {
+		c := rs[i]
+		if c == ' ' {
+			i++
+			continue
+		}
+		if c == '"' {
+			j := i + 1
+			for j < len(rs) && rs[j] != '"' {
+				j++
+			}
+			text := Lower(strings.Join(splitWhite(string(rs[i+1:j])), " "))
+			if j < len(rs) {
+				j++
+			}
+			i = j
+			if text != "" {
+				emit(Token{Kind: "phrase", Text: text})
+			}
+			continue
+		}
+		j := i
+		for j < len(rs) && rs[j] != ' ' && rs[j] != '"' {
+			j++
+		}
+		word := string(rs[i:j])
+		i = j
+		if word == "AND" || word == "OR" || word == "NOT" {
+			pending = word
+			continue
+		}
+		kind := "term"
+		if strings.HasSuffix(word, "*") {
+			kind = "prefix"
+		}
+		stripped := strings.Map(func(r rune) rune {
+			if r < 128 && strings.ContainsRune(stripSet, r) {
+				return -1
+			}
+			return r
+		}, word)
+		if stripped == "" {
+			pending = ""
+			continue
+		}
+		text := Lower(stripped)
+		if kind == "term" {
+			if alts, ok := aliases.alts[text]; ok {
+				emit(groupToken(text, alts))
+				continue
+			}
+			if !ops && IsStopword(text, stop) {
+				continue
+			}
+		}
+		emit(Token{Kind: kind, Text: text})
+	}
+	return n, ops, tokens
+}
+
+// groupToken is DSL-14.
+func groupToken(text string, alts []string) Token {
+	members := []Member{{"term", text}}
+	seen := map[Member]bool{members[0]: true}
+	for _, a := range alts {
+		w := Words(a)
+		var m Member
+		switch len(w) {
+		case 0:
+			continue
+		case 1:
+			m = Member{"term", w[0]}
+		default:
+			m = Member{"phrase", strings.Join(w, " ")}
+		}
+		if !seen[m] {
+			seen[m] = true
+			members = append(members, m)
+		}
+	}
+	if len(members) == 1 {
+		return Token{Kind: "term", Text: text}
+	}
+	return Token{Kind: "group", Text: text, Members: members}
+}
+
+// Quote is the canonical FTS5 string (DSL-16).
+func Quote(s string) string { return `"` + strings.ReplaceAll(s, `"`, `""`) + `"` }
+
+func render(t Token) string {
+	switch t.Kind {
+	case "prefix":
+		return Quote(t.Text) + "*"
+	case "group":
+		parts := make([]string, len(t.Members))
+		for i, m := range t.Members {
+			parts[i] = Quote(m.Text)
+		}
+		return "(" + strings.Join(parts, " OR ") + ")"
+	}
+	return Quote(t.Text)
+}
+
+// Compile is DSL-16, DSL-17.
+func Compile(tokens []Token) string {
+	var parts []string
+	for i, t := range tokens {
+		if i > 0 {
+			op := t.Operator
+			if op == "" {
+				op = "OR"
+			}
+			parts = append(parts, op)
+		}
+		parts = append(parts, render(t))
+	}
+	return strings.Join(parts, " ")
+}
+
+// Sanitise is DSL-20, DSL-21.
+func Sanitise(query string, aliases *Aliases, stop map[string]bool) ([]string, string) {
+	tokens := []string{}
+	var toks []Token
+	for _, w := range Words(query) {
+		_, isKey := aliases.alts[w]
+		if !isKey && IsStopword(w, stop) {
+			continue
+		}
+		tokens = append(tokens, w)
+		if isKey {
+			toks = append(toks, groupToken(w, aliases.alts[w]))
+		} else {
+			toks = append(toks, Token{Kind: "term", Text: w})
+		}
+	}
+	return tokens, Compile(toks)
+}
+
+// Strongest is LADDER-8.
+func Strongest(words []string, stop map[string]bool) string {
+	best, bestLen := "", -1
+	for _, w := range words {
+		if IsStopword(w, stop) {
+			continue
+		}
+		if l := CPLen(w); l > bestLen {
+			best, bestLen = w, l
+		}
+	}
+	return best
+}
+
+// StrongestTerm is LADDER-9: over term and prefix tokens of parse(query) without aliases.
+func StrongestTerm(query string, stop map[string]bool) string {
+	_, _, toks := Parse(query, &Aliases{alts: map[string][]string{}}, stop)
+	var words []string
+	for _, t := range toks {
+		if t.Kind == "term" || t.Kind == "prefix" {
+			words = append(words, t.Text)
+		}
+	}
+	return Strongest(words, stop)
+}
+
+func tokenJSON(t Token) map[string]any {
+	var op any
+	if t.Operator != "" {
+		op = t.Operator
+	}
+	m := map[string]any{"kind": t.Kind, "text": t.Text, "operator": op}
+	if t.Kind == "group" {
+		ms := make([]any, len(t.Members))
+		for i, x := range t.Members {
+			ms[i] = map[string]any{"kind": x.Kind, "text": x.Text}
+		}
+		m["members"] = ms
+	}
+	return m
+}

@@ -1,0 +1,187 @@
+package hrc
+
+// Scripted backends of the search operation (BACKEND-36..BACKEND-40).
+
+import (
+	"errors"
+	"fmt"
+)
+
+type scriptedIndex struct {
+	responses map[string][]Candidate
+	errs      map[string]string
+	chunks    []Candidate
+	canList   bool
+}
+
+// SearchBM25 answers by exact spelling: this port declares canonical-fts5 and spells
+// expressions as the keys do (BACKEND-36 allows the exact lookup then).
+func (s *scriptedIndex) SearchBM25(expr string, limit int64) ([]Candidate, error) {
+	if msg, ok := s.errs[expr]; ok {
+		return nil, errors.New(msg)
+	}
+	return firstN(s.responses[expr], limit), nil
+}
+
+func (s *scriptedIndex) Chunks() ([]Candidate, bool) { return s.chunks, s.canList }
+
+type scriptedVector struct {
+	hits []Candidate
+	err  string
+	fail bool
+}
+
+func (s *scriptedVector) SearchVector(query string, limit int64) ([]Candidate, error) {
+	if s.fail {
+		return nil, errors.New(s.err)
+	}
+	return firstN(s.hits, limit), nil
+}
+
+type scriptedReranker struct {
+	name    string
+	entries []RerankEntry
+	err     string
+	fail    bool
+}
+
+func (s *scriptedReranker) Name() string { return s.name }
+func (s *scriptedReranker) Rerank(string, []Candidate) ([]RerankEntry, error) {
+	if s.fail {
+		return nil, errors.New(s.err)
+	}
+	return s.entries, nil
+}
+
+// parseScripted is BACKEND-40.
+func parseScripted(v any) (Backends, error) {
+	var b Backends
+	m, ok := v.(map[string]any)
+	if !ok {
+		return b, invalid("backends must be an object")
+	}
+	idx := &scriptedIndex{responses: map[string][]Candidate{}, errs: map[string]string{}}
+	b.Index = idx
+	if bv, ok := present(m, "bm25"); ok {
+		bm, ok := bv.(map[string]any)
+		if !ok {
+			return b, invalid("backends.bm25 must be an object")
+		}
+		if rv, ok := present(bm, "responses"); ok {
+			rm, ok := rv.(map[string]any)
+			if !ok {
+				return b, invalid("backends.bm25.responses must be an object")
+			}
+			for k, x := range rm {
+				if x == nil {
+					return b, invalid("backends.bm25.responses[%q] must be a list", k)
+				}
+				cs, err := parseCandidates(x, fmt.Sprintf("backends.bm25.responses[%q]", k), false)
+				if err != nil {
+					return b, err
+				}
+				idx.responses[k] = cs
+			}
+		}
+		if ev, ok := present(bm, "errors"); ok {
+			em, ok := ev.(map[string]any)
+			if !ok {
+				return b, invalid("backends.bm25.errors must be an object")
+			}
+			for k, x := range em {
+				s, ok := x.(string)
+				if !ok {
+					return b, invalid("backends.bm25.errors[%q] must be a string", k)
+				}
+				if _, both := idx.responses[k]; both {
+					return b, invalid("backends.bm25: expression %q has both a response and an error", k)
+				}
+				idx.errs[k] = s
+			}
+		}
+	}
+	if cv, ok := present(m, "chunks"); ok {
+		cs, err := parseCandidates(cv, "backends.chunks", true)
+		if err != nil {
+			return b, err
+		}
+		idx.chunks, idx.canList = cs, true
+	}
+	emb := false
+	if ev, ok := present(m, "embedder"); ok {
+		e, ok := ev.(bool)
+		if !ok {
+			return b, invalid("backends.embedder must be a boolean")
+		}
+		emb = e
+	}
+	sv := &scriptedVector{}
+	if vv, ok := present(m, "vector"); ok {
+		vm, ok := vv.(map[string]any)
+		if !ok {
+			return b, invalid("backends.vector must be an object")
+		}
+		hv, hasHits := present(vm, "hits")
+		ev, hasErr := present(vm, "error")
+		if hasHits == hasErr {
+			return b, invalid("backends.vector: exactly one of hits and error")
+		}
+		if hasHits {
+			cs, err := parseCandidates(hv, "backends.vector.hits", false)
+			if err != nil {
+				return b, err
+			}
+			sv.hits = cs
+		} else {
+			s, ok := ev.(string)
+			if !ok {
+				return b, invalid("backends.vector.error must be a string")
+			}
+			sv.err, sv.fail = s, true
+		}
+	}
+	if emb {
+		b.Vector = sv
+	}
+	if rv, ok := present(m, "reranker"); ok {
+		rm, ok := rv.(map[string]any)
+		if !ok {
+			return b, invalid("backends.reranker must be an object")
+		}
+		name, err := optString(rm, "name", "scripted")
+		if err != nil {
+			return b, invalid("backends.reranker.name must be a string")
+		}
+		if name == "" {
+			return b, invalid("backends.reranker.name must not be empty")
+		}
+		entries, failed, msg, err := rerankerAnswer(rm, "backends.reranker", func(v any) (float64, bool) { return asFloat(v) })
+		if err != nil {
+			return b, err
+		}
+		b.Reranker = &scriptedReranker{name, entries, msg, failed}
+	}
+	return b, nil
+}
+
+func opSearch(in map[string]any) (map[string]any, error) {
+	rv, ok := present(in, "request")
+	if !ok {
+		return nil, invalid("request is required")
+	}
+	r, err := ParseRequest(rv)
+	if err != nil {
+		return nil, err
+	}
+	bv, ok := present(in, "backends")
+	if !ok {
+		bv = map[string]any{}
+	}
+	b, err := parseScripted(bv)
+	if err != nil {
+		return nil, err
+	}
+	return Search(r, b)
+}
+
+func init() { handlers["search"] = opSearch }
