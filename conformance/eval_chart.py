@@ -48,6 +48,9 @@ def svg_chart(
                 f'<rect x="{x:.1f}" y="{top + plot_h - h:.1f}" width="{bar}" height="{h:.1f}" '
                 f'fill="{colour}"><title>{escape(mode)} {escape(label)}: {shown}</title></rect>'
             )
+            value_text = "n/a" if value is None else f"{value:.2f}".removeprefix("0")
+            out.append(f'<text x="{x + bar / 2:.1f}" y="{top + plot_h - h - 3:.1f}" '
+                       f'font-size="9" text-anchor="middle">{value_text}</text>')
         out.append(f'<text x="{x0 + group_w / 2:.1f}" y="{top + plot_h + 18}" '
                    f'text-anchor="middle">{escape(label)}</text>')
     for m, mode in enumerate(modes):
