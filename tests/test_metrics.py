@@ -8,6 +8,8 @@ import math
 import subprocess
 
 import pytest
+from hypothesis import assume, given
+from hypothesis import strategies as st
 
 from conformance.ops.metrics import op_metrics
 from reference import metrics
@@ -136,3 +138,26 @@ def test_node_log2_is_correctly_rounded_on_every_allowed_discount() -> None:
                                        capture_output=True, text=True).stdout)
     bad = [n for n, v in enumerate(values, 2) if v != _correctly_rounded_log2(n)]
     assert bad == []
+
+
+_JUDGED = st.dictionaries(st.sampled_from([f"d{i}" for i in range(30)]),
+                          st.integers(-3, 5), min_size=1, max_size=20)
+
+
+@given(_JUDGED, st.integers(1, 40))
+def test_the_ideal_run_scores_one(judged: dict[str, int], k: int) -> None:
+    """METRIC-8, METRIC-10: the judged order itself (gain descending) has nDCG = AP = 1."""
+    assume(any(r > 0 for r in judged.values()))
+    ideal = sorted((d for d, r in judged.items() if r > 0), key=lambda d: -judged[d])
+    row = _row(ideal, judged, k)
+    assert row.ndcg == 1.0 and row.average_precision == 1.0 and row.reciprocal_rank == 1.0
+
+
+@given(_JUDGED, st.lists(st.sampled_from([f"d{i}" for i in range(40)]), max_size=60),
+       st.integers(1, 1000))
+def test_every_measure_is_between_zero_and_one(judged: dict[str, int], run: list[str],
+                                               k: int) -> None:
+    """METRIC-5..10: values are fractions of what was possible."""
+    assume(any(r > 0 for r in judged.values()))
+    row = _row(run, judged, k)
+    assert all(0.0 <= row.value(m) <= 1.0 for m in metrics.MEASURES)
