@@ -50,7 +50,7 @@ def open_searcher(db: Path) -> Iterator[Searcher]:
     from reference.backends.sqlite_fts import SqliteIndex
     from reference.backends.vector import MemoryVectorStore
     from reference.pipeline import Backends, search
-    from reference.types import IndexError_
+    from reference.types import IndexError_, InvalidInput
 
     if not db.is_file():
         raise UsageError(f"database not found: {db} (create it with `hrc index DIR --db {db}`)")
@@ -68,7 +68,10 @@ def open_searcher(db: Path) -> Iterator[Searcher]:
         )
 
         def run(query: str, mode: str, depth: int) -> tuple[list[dict[str, Any]], dict[str, Any]]:
-            return search({"query": query, "mode": mode, "topK": depth}, backends)
+            try:
+                return search({"query": query, "mode": mode, "topK": depth}, backends)
+            except (InvalidInput, IndexError_) as exc:
+                raise UsageError(f"search {query!r} in mode {mode}: {exc}") from exc
 
         yield run
     finally:
@@ -222,6 +225,10 @@ def cmd_score(args: argparse.Namespace) -> int:
     qrels = read_qrels(args.qrels)
     evaluations = {path.stem: metrics.evaluate(read_run(path), qrels, k) for path in args.runs}
     print(table(evaluations, k, args.markdown))
+    for name, e in evaluations.items():
+        if e.unjudged:
+            print(f"eval score: {name}: {len(e.unjudged)} queries without judgements not "
+                  f"scored: {', '.join(e.unjudged)}", file=sys.stderr)
     if args.json:
         doc = {"k": k, "modes": {m: e.to_json() for m, e in evaluations.items()}}
         _write(args.json, json.dumps(doc, indent=2, ensure_ascii=False) + "\n")
@@ -283,6 +290,13 @@ def read_capture(path: Path) -> list[Captured]:
             raise EvalFileError(path, n, f"not a captured search: {exc}") from None
     if not out:
         raise EvalFileError(path, 1, "no captured searches")
+    from reference.modes import MODES
+
+    for c in out:
+        if c.mode not in MODES:
+            raise UsageError(f"{path}: unknown mode {c.mode!r} in the capture")
+        if c.k != next(o.k for o in out if o.mode == c.mode):
+            raise UsageError(f"{path}: mode {c.mode} was captured with different k values")
     return out
 
 

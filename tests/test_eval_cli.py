@@ -200,3 +200,25 @@ def test_replay_rejects_a_malformed_capture(
     captured.write_text('{"mode": "bm25"}\n', encoding="utf-8")
     assert main(["eval", "replay", "--db", str(db), "--against", str(captured)]) == 2
     assert f"{captured}:1: not a captured search" in capsys.readouterr().err
+
+
+def test_score_reports_run_queries_without_judgements(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """METRIC-4: a run query the qrels do not know is unjudged, reported and not scored."""
+    run = tmp_path / "r.run"
+    run.write_text("q01 Q0 projects/kubernetes/kubernetes-setup.md 1 1 t\n"
+                   "zz Q0 recipes/ramen.md 1 1 t\n", encoding="utf-8")
+    assert main(["eval", "score", str(run), "--qrels", str(QRELS)]) == 0
+    assert "not scored: zz" in capsys.readouterr().err
+
+
+def test_replay_rejects_an_unknown_mode(
+    db: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    captured = tmp_path / "captured.jsonl"
+    line = {"mode": "fast", "id": "q", "query": "tea", "k": 5, "depth": 5, "qrels": {},
+            "results": []}
+    captured.write_text(json.dumps(line) + "\n", encoding="utf-8")
+    assert main(["eval", "replay", "--db", str(db), "--against", str(captured)]) == 2
+    assert "unknown mode 'fast'" in capsys.readouterr().err
