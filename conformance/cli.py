@@ -26,6 +26,7 @@ SUBCOMMAND_MODULES: list[tuple[str, tuple[str, ...]]] = [
     ("reference.cli", ("index", "search")),
     ("conformance.selftest.cli", ("selftest",)),
     ("conformance.properties", ("properties",)),
+    ("conformance.eval", ("eval",)),
 ]
 
 

@@ -23,6 +23,7 @@ import { scriptedReranker } from './backends/scripted.mjs';
 import { scriptedBackends } from './backends/scripted.mjs';
 import { search } from './pipeline.mjs';
 import { BACKEND_OPS, sqliteOps } from './backendops.mjs';
+import { parseRun, parseQrels, parseK, evaluate } from './metrics.mjs';
 
 function fusedItem(v, field) {
   const c = candidate(v, field);
@@ -130,6 +131,10 @@ export const OPS = {
     return {
       results: rows.map((r) => ({ id: r.item.id, score: r.score, multiplier: r.multiplier, rules: r.rules })),
     };
+  },
+  // spec/metrics.md METRIC-1..13.
+  metrics(input) {
+    return evaluate(parseRun(input.run), parseQrels(input.qrels), parseK(input.k));
   },
   unanimity(input) {
     const check = (v, f) => {

@@ -1,0 +1,112 @@
+"""TREC files for `hrc eval`: qrels (`qid 0 docid rel`), runs (`qid Q0 docid rank score tag`)
+and the kit's query list (`qid<TAB>text`). Malformed lines are `file:line: message`.
+
+Judgements and runs are the inputs of spec/metrics.md (METRIC-1); a run read from a file is
+ordered by its rank column, which trec_eval ignores in favour of the score (see the chapter).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+
+from reference.types import MAX_INTEGER
+
+
+class EvalFileError(ValueError):
+    """A malformed input file; str() is `file:line: message` (exit status 2)."""
+
+    def __init__(self, path: Path | str, line: int, message: str) -> None:
+        super().__init__(f"{path}:{line}: {message}")
+
+
+def _lines(path: Path) -> list[tuple[int, str]]:
+    """Numbered lines without blank lines and `#` comments."""
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise EvalFileError(path, 0, f"cannot read: {exc}") from exc
+    return [
+        (n, line) for n, line in enumerate(text.splitlines(), 1)
+        if line.strip() and not line.lstrip().startswith("#")
+    ]
+
+
+def _int(path: Path, n: int, text: str, what: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise EvalFileError(path, n, f"{what} must be an integer, got {text!r}") from None
+    if abs(value) > MAX_INTEGER:
+        raise EvalFileError(path, n, f"{what} {value} is out of range (|{what}| <= 2^31 - 1)")
+    return value
+
+
+def read_qrels(path: Path) -> dict[str, dict[str, int]]:
+    """`qid iter docid rel` per line (iter is ignored, as trec_eval does); a repeated
+    (qid, docid) pair is an error rather than a silent overwrite."""
+    out: dict[str, dict[str, int]] = {}
+    for n, line in _lines(path):
+        parts = line.split()
+        if len(parts) != 4:
+            raise EvalFileError(path, n, f"expected 4 fields `qid 0 docid rel`, got {len(parts)}")
+        qid, _, doc, rel = parts
+        judged = out.setdefault(qid, {})
+        if doc in judged:
+            raise EvalFileError(path, n, f"document {doc!r} judged twice for query {qid!r}")
+        judged[doc] = _int(path, n, rel, "relevance")
+    return out
+
+
+def read_run(path: Path) -> dict[str, list[str]]:
+    """`qid Q0 docid rank score tag` per line; each query's documents ordered by rank (unique
+    per query). Repeated documents are kept: METRIC-3 counts the first."""
+    ranked: dict[str, dict[int, str]] = {}
+    for n, line in _lines(path):
+        parts = line.split()
+        if len(parts) != 6:
+            raise EvalFileError(
+                path, n, f"expected 6 fields `qid Q0 docid rank score tag`, got {len(parts)}"
+            )
+        qid, _, doc, rank_text, score, _ = parts
+        rank = _int(path, n, rank_text, "rank")
+        try:
+            float(score)
+        except ValueError:
+            raise EvalFileError(path, n, f"score must be a number, got {score!r}") from None
+        ranks = ranked.setdefault(qid, {})
+        if rank in ranks:
+            raise EvalFileError(path, n, f"rank {rank} used twice for query {qid!r}")
+        ranks[rank] = doc
+    return {q: [r[i] for i in sorted(r)] for q, r in ranked.items()}
+
+
+def read_queries(path: Path) -> dict[str, str]:
+    """`qid<TAB>query text` per line; ids are unique and the text is not empty."""
+    out: dict[str, str] = {}
+    for n, line in _lines(path):
+        qid, tab, text = line.partition("\t")
+        if not tab or not qid.strip() or not text.strip():
+            raise EvalFileError(path, n, "expected `qid<TAB>query text`")
+        if qid in out:
+            raise EvalFileError(path, n, f"query id {qid!r} given twice")
+        out[qid] = text.strip()
+    return out
+
+
+def format_run(run: Mapping[str, Sequence[str]], tag: str) -> str:
+    """A TREC run: ranks from 1 and a strictly decreasing score (n + 1 - rank), so that
+    trec_eval, which sorts by score, reads the same order (spec/metrics.md)."""
+    lines = []
+    for qid in sorted(run):
+        docs = run[qid]
+        for rank, doc in enumerate(docs, 1):
+            lines.append(f"{qid} Q0 {doc} {rank} {len(docs) + 1 - rank} {tag}")
+    return "".join(line + "\n" for line in lines)
+
+
+def format_qrels(qrels: Mapping[str, Mapping[str, int]]) -> str:
+    """Qrels in TREC format, queries and documents in code point order."""
+    return "".join(
+        f"{qid} 0 {doc} {qrels[qid][doc]}\n" for qid in sorted(qrels) for doc in sorted(qrels[qid])
+    )
