@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import collections
 import contextlib
+import hashlib
 import os
 import queue
 import select
@@ -26,6 +27,8 @@ from conformance import protocol
 from conformance.protocol import Hello, Message, ProtocolError
 
 STDERR_TAIL_LINES = 20
+#: Longest answer line whose decoded form a report keeps in full (PROTO-39).
+KEEP_LINE_BYTES = 64 * 1024
 _STDERR_LINE_CHARS = 2000
 #: How often a reader thread wakes to see whether it was told to stop (seconds).
 _POLL = 0.1
@@ -80,6 +83,10 @@ class AdapterProcess:
         self._write_failed = False
         #: seqs of answers that arrived for a request no longer in flight (PROTO-35).
         self.extra_answers: list[int] = []
+        #: size and SHA-256 of the last line read (PROTO-39: a long answer is kept as these).
+        self.last_line: bytes | None = None
+        self.last_line_bytes = 0
+        self.last_line_sha256 = ""
 
     # -- lifecycle -------------------------------------------------------------------------
 
@@ -356,6 +363,9 @@ class AdapterProcess:
                     self.stderr_tail(),
                 ) from None
             if kind == "line":
+                self.last_line = data if len(data) <= KEEP_LINE_BYTES else None
+                self.last_line_bytes = len(data)
+                self.last_line_sha256 = hashlib.sha256(data).hexdigest()
                 try:
                     return protocol.decode_from_adapter(data)
                 except ProtocolError as exc:

@@ -251,19 +251,22 @@ def load(path: Path) -> dict[str, Any]:
 
 
 def write_json(path: Path, document: dict[str, Any]) -> None:
-    """Validate, then write atomically (a reader never sees half a report)."""
+    """Validate, then stream to a temporary file and rename (a reader never sees half a
+    report; no second in-memory copy of it is made, PROTO-39)."""
     validate(document)
-    text = json.dumps(document, ensure_ascii=False, indent=1, allow_nan=False) + "\n"
-    try:
-        data = text.encode("utf-8")
-    except UnicodeEncodeError:
-        # A lone surrogate has no UTF-8 form (PROTO-2); escaped, the report stays valid JSON.
-        data = (json.dumps(document, ensure_ascii=True, indent=1, allow_nan=False) + "\n").encode()
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(prefix=path.name, suffix=".tmp", dir=path.parent)
     try:
-        with os.fdopen(fd, "wb") as fh:
-            fh.write(data)
+        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as fh:
+            try:
+                json.dump(document, fh, ensure_ascii=False, indent=1, allow_nan=False)
+            except UnicodeEncodeError:
+                # A lone surrogate has no UTF-8 form (PROTO-2); escaped, the report stays
+                # valid JSON.
+                fh.seek(0)
+                fh.truncate()
+                json.dump(document, fh, ensure_ascii=True, indent=1, allow_nan=False)
+            fh.write("\n")
         os.replace(tmp, path)
     except BaseException:
         Path(tmp).unlink(missing_ok=True)

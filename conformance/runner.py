@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 import datetime as dt
+import json
 import shlex
 import sys
 import time
@@ -24,6 +25,7 @@ from conformance.cases import Case, CaseFileError, SelectionError, case_files, l
 from conformance.compare import Mismatch, check
 from conformance.datafiles import DataCheck
 from conformance.expectations import ExpectationsError, ExpectedFailure
+from conformance.printable import bounded
 from conformance.protocol import Hello, Message
 from conformance.trace_check import trace_problem
 
@@ -44,6 +46,8 @@ FAILING = frozenset({"failed", "errored", "crashed", "timed_out", "protocol_viol
 #: Outcomes the footer counts as "skipped".
 SKIPPED = frozenset({"not_applicable", "xfail"})
 BUDGET_EXHAUSTED = "adapter restart budget exhausted"
+#: Characters of a message, and of each JSON-encoded mismatch value, a result keeps (PROTO-39).
+KEEP_TEXT_CHARS = 4096
 REFERENCE_ADAPTER_MODULE = "conformance.adapter_reference"
 
 
@@ -104,6 +108,36 @@ def classify(case: Case, reply: Message) -> tuple[str, str | None, Mismatch | No
         return "passed", None, None
     mismatch = Mismatch("/error/kind", expect["error"], kind, "wrong error kind")
     return "failed", f"expected error {expect['error']!r}, got {kind!r}: {text}", mismatch
+
+
+def _json_text(value: Any) -> str:
+    try:
+        return json.dumps(value, ensure_ascii=False, sort_keys=True)
+    except (TypeError, ValueError):
+        return repr(value)
+
+
+def _keep_text(text: str | None) -> str | None:
+    """A message cut to KEEP_TEXT_CHARS plus the hash of the whole (PROTO-39)."""
+    return None if text is None else bounded(text, KEEP_TEXT_CHARS)
+
+
+def _keep_value(value: Any) -> Any:
+    """A mismatch value as is when small; else its JSON text cut, with a hash (PROTO-39)."""
+    if isinstance(value, bool | int | float) or value is None:
+        return value
+    if isinstance(value, str) and len(value) <= KEEP_TEXT_CHARS:
+        return value
+    text = _json_text(value)
+    return value if len(text) <= KEEP_TEXT_CHARS else bounded(text, KEEP_TEXT_CHARS)
+
+
+def _keep_mismatch(mismatch: Mismatch | None) -> Mismatch | None:
+    if mismatch is None:
+        return None
+    return replace(
+        mismatch, expected=_keep_value(mismatch.expected), actual=_keep_value(mismatch.actual)
+    )
 
 
 class AdapterSession:
@@ -234,8 +268,17 @@ class AdapterSession:
         response = (
             {"output": reply["output"]} if reply["type"] == "result" else {"error": reply["error"]}
         )
+        if proc.last_line is None:  # longer than KEEP_LINE_BYTES: keep a digest (PROTO-39)
+            response = {"output": {"hrc:truncated": {
+                "bytes": proc.last_line_bytes,
+                "sha256": proc.last_line_sha256,
+                "prefix": _json_text(response)[: KEEP_TEXT_CHARS // 4],
+            }}}
+        del reply
         stderr = tuple(proc.stderr_since(mark)) if status != "passed" else ()
-        return CaseResult(case, status, elapsed, text, mismatch, response, stderr)
+        return CaseResult(
+            case, status, elapsed, _keep_text(text), _keep_mismatch(mismatch), response, stderr
+        )
 
     def _retire(self, drain: bool = True) -> None:
         """Kill the current process; with `drain`, answers it left queued count as second

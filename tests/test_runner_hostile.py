@@ -170,3 +170,22 @@ def test_control_and_ansi_escapes_in_adapter_text_are_shown_escaped(tmp_path: Pa
     footers = [ln for ln in done.stdout.splitlines() if ln.startswith("hrc: ")]
     assert len(footers) == 1 and "6 passed" not in footers[0], done.stdout
     assert "\\u001b[" in done.stdout
+
+
+def test_large_answers_are_kept_as_prefix_and_hash(cases: list[Case], tmp_path: Path) -> None:
+    """PROTO-39 A large legal answer (here 4 MiB, wrong) is kept by the result and the report
+    as a prefix, its size and its SHA-256; messages and mismatch values are cut with a hash."""
+    slow = FAST.__class__(**{**FAST.__dict__, "timeout": 10.0})
+    run = run_suite(cases, fake("big_answer", "4"), slow)
+    assert_accounted(run)
+    big = run.results[IDS.index("tiny/normalise/spaces")]
+    assert big.status == "failed"
+    assert big.response is not None
+    kept = big.response["output"]["hrc:truncated"]
+    assert kept["bytes"] > 4 * 1024 * 1024 and len(kept["sha256"]) == 64
+    assert len(repr(big.response)) < 10_000
+    assert len(big.message or "") < 10_000 and "sha256" in (big.message or "")
+    assert big.mismatch is not None and len(repr(big.mismatch)) < 20_000
+    code, _, _ = run_cli(tmp_path, fake("big_answer", "4"), "--timeout", "10")
+    assert code == 1
+    assert (tmp_path / "report.json").stat().st_size < 200_000
