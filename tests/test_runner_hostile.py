@@ -189,3 +189,81 @@ def test_large_answers_are_kept_as_prefix_and_hash(cases: list[Case], tmp_path: 
     code, _, _ = run_cli(tmp_path, fake("big_answer", "4"), "--timeout", "10")
     assert code == 1
     assert (tmp_path / "report.json").stat().st_size < 200_000
+
+
+#: Every scenario of the issue's table: (name, fake argv after the script, expected outcome of
+#: the case it targets, or None when every case passes). `PIDS` is replaced by a file path.
+A = "tiny/length/astral"
+SCENARIOS = [
+    ("good", ["good"], None),
+    ("crash-on", ["crash_on", A], "crashed"),
+    ("crash-always", ["crash_always"], "crashed"),
+    ("hang-on", ["hang_on", A], "timed_out"),
+    ("garbage", ["garbage", A], "protocol_violation"),
+    ("garbage-hello", ["garbage_hello"], "protocol_violation"),
+    ("exit-in-handshake", ["exit_in_handshake"], "crashed"),
+    ("wrong-seq", ["wrong_seq", A], "protocol_violation"),
+    ("oversize", ["oversize", A, str(17 * 1024 * 1024)], "protocol_violation"),
+    ("stderr-spam", ["stderr_spam"], None),
+    ("double-answer", ["double_answer", A], "protocol_violation"),
+    ("double-answer-last", ["double_answer", IDS[-1]], None),
+    ("exit-each", ["exit_each"], None),
+    ("deep", ["hostile_json", "deep"], None),
+    ("bigint", ["hostile_json", "bigint"], None),
+    ("inf", ["hostile_json", "inf"], None),
+    ("surrogate", ["lone_surrogate", "value"], None),
+    ("detached-start", ["detached_holder", "start", "PIDS"], "crashed"),
+    ("detached-mid-case", ["detached_holder", "case", A, "PIDS"], "crashed"),
+    ("forger", ["forger"], None),
+    ("big-answer", ["big_answer", "2"], None),
+]
+
+
+def _marked_processes(marker: str) -> list[int]:
+    """Live processes whose environment carries `marker` (ours, so /proc lets us read it)."""
+    found = []
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry}/environ", "rb") as env:
+                if marker.encode() in env.read() and alive(int(entry)):
+                    found.append(int(entry))
+        except OSError:
+            continue
+    return found
+
+
+@pytest.mark.skipif(not os.path.isdir("/proc/self"), reason="needs /proc")
+@pytest.mark.parametrize(("name", "script", "target"), SCENARIOS, ids=[s[0] for s in SCENARIOS])
+def test_every_scenario_finishes_accounts_reports_and_leaves_nothing(
+    tmp_path: Path, name: str, script: list[str], target: str | None
+) -> None:
+    """PROTO-13, PROTO-26, PROTO-34 For every hostile scenario `hrc run` finishes within a
+    wall-clock bound, gives each case one outcome, writes a valid report and leaves no
+    process behind (a marker in the environment finds any survivor, detached or not)."""
+    marker = f"HRC_FAULT_MARKER={os.getpid()}-{name}"
+    argv_script = [str(tmp_path / "pids") if a == "PIDS" else a for a in script]
+    golden = write_tiny_golden(tmp_path / "cli")
+    path = tmp_path / "report.json"
+    env = {**os.environ, marker.split("=")[0]: marker.split("=")[1]}
+    argv = [sys.executable, "-m", "conformance.cli", "run", "--golden", str(golden),
+            "--adapter", " ".join(fake(*argv_script)), "--quiet", "--timeout", "2",
+            "--handshake-timeout", "2", "--restart-budget", "6", "--report-json", str(path)]
+    started = time.monotonic()
+    done = subprocess.run(argv, capture_output=True, text=True, timeout=120, check=False,
+                          env=env)
+    elapsed = time.monotonic() - started
+    assert elapsed < 45, f"{name} took {elapsed:.1f} s"
+    assert done.returncode in (0, 1), done.stderr[-2000:]
+    document = report.load(path)
+    assert [c["id"] for c in document["cases"]] == IDS
+    assert document["summary"]["total"] == len(IDS)
+    if target is not None:
+        status = {c["id"]: c["status"] for c in document["cases"]}
+        assert target in status.values(), status
+    time.sleep(0.2)
+    left = _marked_processes(marker.split("=")[1])
+    for pid in left:
+        os.kill(pid, signal.SIGKILL)
+    assert not left, f"{name}: processes left behind: {left}"
