@@ -242,9 +242,11 @@ class AdapterProcess:
         cap = self.max_line_bytes
         pending = bytearray()
         for chunk in self._chunks(stream):
+            scan = len(pending)  # the bytes before it hold no newline: search only the chunk
             pending += chunk
             while True:
-                end = pending.find(b"\n")
+                end = pending.find(b"\n", scan)
+                scan = 0
                 if end < 0:
                     break
                 content = bytes(pending[:end])
