@@ -154,7 +154,7 @@ def _format_table(results: list[dict[str, Any]]) -> str:
     rows = [("#", "score", "rerank", "path", "title")]
     for i, r in enumerate(results, 1):
         rerank = "" if r["rerankScore"] is None else f"{r['rerankScore']:.4f}"
-        rows.append((str(i), f"{r['score']:.6f}", rerank, r["path"], r["title"]))
+        rows.append((str(i), f"{r['score']:.6f}", rerank, shown(r["path"]), shown(r["title"])))
     widths = [max(len(row[c]) for row in rows) for c in range(5)]
     lines = [
         "  ".join(cell.ljust(widths[c]) for c, cell in enumerate(row)).rstrip() for row in rows
@@ -168,13 +168,13 @@ def _format_trace_summary(trace: dict[str, Any]) -> str:
     out = [
         f"mode: {trace['requestedMode']} -> {trace['effectiveMode']}"
         + (" (fell back to bm25)" if trace["fellBackToBM25"] else ""),
-        f"query: {trace['query']['expression'] or '(nothing searchable)'}",
+        f"query: {shown(trace['query']['expression']) or '(nothing searchable)'}",
     ]
     for a in bm25["attempts"]:
         what = f"{a['hits']} hits" if a["searched"] else f"skipped ({a['skip']})"
         if a["error"]:
-            what = f"error: {a['error']['message']}"
-        out.append(f"  rung {a['rung']:<20} {a['expression'] or '-':<40} {what}")
+            what = f"error: {shown(a['error']['message'])}"
+        out.append(f"  rung {a['rung']:<20} {shown(a['expression']) or '-':<40} {what}")
     vector = trace["vector"]
     out.append(f"vector: {vector['hits']} hits" if vector["ran"] else "vector: off")
     intent = trace["intent"]

@@ -181,3 +181,17 @@ def test_lone_surrogate_in_an_expression_is_invalid_input() -> None:
     index = SqliteIndex(":memory:")
     with pytest.raises(InvalidInput, match="lone surrogate"):
         index.search_bm25('"caf\udce9"', 10)
+
+
+@POSIX
+def test_indexed_paths_with_escapes_are_shown_escaped(folder: Path, tmp_path: Path) -> None:
+    """PROTO-37's rule in `hrc search`: a file name carrying an ANSI escape is printed
+    escaped in the results table, so it cannot rewrite the terminal."""
+    (folder / "evil\x1b[2Jname.md").write_text("# \x1b]0;t\x07Evil\n\nkubernetes\n",
+                                               encoding="utf-8")
+    db = tmp_path / "n.db"
+    assert hrc("index", str(folder), "--db", str(db)).returncode == 0
+    done = hrc("search", "--db", str(db), "--trace", "kubernetes")
+    assert done.returncode == 0, done.stderr
+    table = done.stdout.split("\n\n")[0]
+    assert "\x1b" not in table and "\\u001b[2J" in table
