@@ -226,7 +226,8 @@ def _lint_node(node: yaml.Node, rel: str) -> None:
         if id(current) in seen_nodes:
             continue  # an alias: its node was checked where it was anchored
         seen_nodes.add(id(current))
-        kind = _non_json_scalar(current)
+        plain = isinstance(current, yaml.ScalarNode) and not current.style
+        kind = None if plain else _non_json_scalar(current)  # plain: the message below
         if kind is not None:
             raise CaseFileError(f"{rel}:{current.start_mark.line + 1}: {kind}")
         if isinstance(current, yaml.MappingNode):
@@ -245,7 +246,7 @@ def _lint_node(node: yaml.Node, rel: str) -> None:
         elif isinstance(current, yaml.SequenceNode):
             stack.extend(current.value)
         elif isinstance(current, yaml.ScalarNode) and not current.style:  # plain
-            problem = _ambiguous_plain_scalar(current)
+            problem = _ambiguous_plain_scalar(current) or _non_json_scalar(current)
             if problem:
                 line = current.start_mark.line + 1
                 raise CaseFileError(
