@@ -11,8 +11,10 @@ from __future__ import annotations
 
 import collections
 import contextlib
+import hashlib
 import os
 import queue
+import select
 import signal
 import subprocess
 import sys
@@ -25,7 +27,14 @@ from conformance import protocol
 from conformance.protocol import Hello, Message, ProtocolError
 
 STDERR_TAIL_LINES = 20
+#: Longest answer line whose decoded form a report keeps in full (PROTO-39).
+KEEP_LINE_BYTES = 64 * 1024
 _STDERR_LINE_CHARS = 2000
+#: How often a reader thread wakes to see whether it was told to stop (seconds).
+_POLL = 0.1
+#: After the adapter process exits, how long its stdout may stay open before the case is
+#: `crashed` anyway (a detached descendant holds it; PROTO-34).
+_EXIT_SETTLE = 0.3
 
 
 class AdapterFault(Exception):
@@ -40,6 +49,9 @@ class AdapterFault(Exception):
         self.stderr = list(stderr)
         #: False when starting again cannot help (no such program, wrong protocol version).
         self.retryable = retryable
+        #: True when the adapter died without reading the request in flight (PROTO-14): it
+        #: exited between cases, and the case is run again on a new adapter.
+        self.unread = False
 
 
 class AdapterProcess:
@@ -65,6 +77,16 @@ class AdapterProcess:
         self._stderr_count = 0
         self._stdout_closed = False
         self._threads: list[threading.Thread] = []
+        self._stop = threading.Event()
+        self._sent = 0
+        self._written = 0
+        self._write_failed = False
+        #: seqs of answers that arrived for a request no longer in flight (PROTO-35).
+        self.extra_answers: list[int] = []
+        #: size and SHA-256 of the last line read (PROTO-39: a long answer is kept as these).
+        self.last_line: bytes | None = None
+        self.last_line_bytes = 0
+        self.last_line_sha256 = ""
 
     # -- lifecycle -------------------------------------------------------------------------
 
@@ -149,9 +171,13 @@ class AdapterProcess:
             with contextlib.suppress(subprocess.TimeoutExpired):
                 proc.wait(timeout=grace)
         self.kill()
+        for thread in self._threads[:1]:
+            thread.join(timeout=grace)
+        self.drain_answers()
 
     def kill(self) -> None:
-        """Kill the adapter and its process group; idempotent."""
+        """Kill the adapter, its process group and every process still holding one of its
+        pipes (a detached descendant, PROTO-34); idempotent, never blocks on a pipe."""
         proc = self._proc
         if proc is None:
             return
@@ -170,54 +196,97 @@ class AdapterProcess:
                 os.killpg(proc.pid, signal.SIGKILL)
         with contextlib.suppress(subprocess.TimeoutExpired):
             proc.wait(timeout=5)
+        kill_pipe_holders(proc)
+        self._stop.set()
         self._outbox.put(None)
         for thread in self._threads:
             thread.join(timeout=1)
-        for stream in (proc.stdin, proc.stdout, proc.stderr):
-            if stream is not None:
+        threads: dict[str, threading.Thread] = {t.name: t for t in self._threads}
+        pipes = ((proc.stdout, "stdout"), (proc.stderr, "stderr"), (proc.stdin, "stdin"))
+        for stream, label in pipes:
+            # A stream whose thread is still blocked in it is left alone: closing it from
+            # here would block on the reader's lock (the issue-16 hang).
+            holder = threads.get(f"hrc-{label}")
+            if stream is not None and (holder is None or not holder.is_alive()):
                 with contextlib.suppress(OSError, ValueError):
                     stream.close()
 
     # -- threads ---------------------------------------------------------------------------
 
-    def _read_stdout(self, stream: IO[bytes]) -> None:
-        cap = self.max_line_bytes
-        while True:
+    def _chunks(self, stream: IO[bytes]) -> Any:
+        """Raw chunks from `stream` until EOF or until told to stop (never a blocking read
+        that another thread must interrupt: on POSIX it waits with select and a short poll)."""
+        if os.name != "posix":  # pragma: no cover - Windows pipes cannot be selected
+            while True:
+                try:
+                    chunk = stream.read1(64 * 1024)  # type: ignore[attr-defined]
+                except (OSError, ValueError):
+                    return
+                if not chunk:
+                    return
+                yield chunk
+        fd = stream.fileno()
+        while not self._stop.is_set():
             try:
-                line = stream.readline(cap + 2)
-            except (OSError, ValueError):
-                line = b""
-            if not line:
-                self._events.put(("eof", b""))
-                return
-            if not line.endswith(b"\n"):
-                if len(line) > cap:
-                    self._events.put(("oversize", b""))
-                    return  # stop reading; the caller kills the process
-                self._events.put(("partial", line))
-                continue
-            content = line[:-1]
-            if content.endswith(b"\r"):
-                content = content[:-1]
-            if len(content) > cap:
-                self._events.put(("oversize", b""))
-                return
-            self._events.put(("line", content))
-
-    def _read_stderr(self, stream: IO[bytes]) -> None:
-        while True:
-            try:
-                chunk = stream.readline(64 * 1024)
+                ready, _, _ = select.select([fd], [], [], _POLL)
+                if not ready:
+                    continue
+                chunk = os.read(fd, 64 * 1024)
             except (OSError, ValueError):
                 return
             if not chunk:
                 return
-            text = chunk.decode("utf-8", errors="replace").rstrip("\r\n")
-            if len(text) > _STDERR_LINE_CHARS:
-                text = text[:_STDERR_LINE_CHARS] + "…"
-            with self._stderr_lock:
-                self._stderr.append(text)
-                self._stderr_count += 1
+            yield chunk
+
+    def _read_stdout(self, stream: IO[bytes]) -> None:
+        cap = self.max_line_bytes
+        pending = bytearray()
+        for chunk in self._chunks(stream):
+            scan = len(pending)  # the bytes before it hold no newline: search only the chunk
+            pending += chunk
+            while True:
+                end = pending.find(b"\n", scan)
+                scan = 0
+                if end < 0:
+                    break
+                content = bytes(pending[:end])
+                del pending[: end + 1]
+                if content.endswith(b"\r"):
+                    content = content[:-1]
+                if len(content) > cap:
+                    self._events.put(("oversize", b""))
+                    return
+                self._events.put(("line", content))
+            if len(pending) > cap + 1:
+                self._events.put(("oversize", b""))
+                return  # stop reading; the caller kills the process
+        if pending:
+            self._events.put(("partial", bytes(pending)))
+        self._events.put(("eof", b""))
+
+    def _read_stderr(self, stream: IO[bytes]) -> None:
+        pending = bytearray()
+        for chunk in self._chunks(stream):
+            pending += chunk
+            while True:
+                end = pending.find(b"\n")
+                if end < 0:
+                    break
+                self._keep_stderr(bytes(pending[:end]))
+                del pending[: end + 1]
+            if len(pending) > 64 * 1024:
+                self._keep_stderr(bytes(pending))
+                pending.clear()
+        if pending:
+            self._keep_stderr(bytes(pending))
+
+    def _keep_stderr(self, raw: bytes) -> None:
+        text = raw.decode("utf-8", errors="replace").rstrip("\r\n")
+        if len(text) > _STDERR_LINE_CHARS:
+            text = text[:_STDERR_LINE_CHARS] + "…"
+        with self._stderr_lock:
+            self._stderr.append(text)
+            self._stderr_count += 1
 
     def _write_stdin(self, stream: IO[bytes]) -> None:
         while True:
@@ -230,27 +299,75 @@ class AdapterProcess:
                 stream.write(data)
                 stream.flush()
             except (OSError, ValueError):
+                self._write_failed = True
+                self._written += 1
                 return  # the adapter went away; the stdout reader reports it
+            self._written += 1
 
     # -- messages --------------------------------------------------------------------------
 
     def send(self, message: Message) -> None:
+        self._sent += 1
         self._outbox.put(protocol.encode(message))
 
+    def request_unread(self) -> bool:
+        """The adapter is gone and never read the last request (PROTO-14): the write failed
+        (EPIPE) or its bytes still sit in the pipe. False when unknown."""
+        deadline = time.monotonic() + 0.5
+        while self._written < self._sent and time.monotonic() < deadline:
+            time.sleep(0.01)
+        if self._write_failed:
+            return True
+        proc = self._proc
+        if proc is None or proc.stdin is None or os.name != "posix":
+            return False
+        try:
+            import array
+            import fcntl
+            import termios
+
+            pending = array.array("i", [0])
+            fcntl.ioctl(proc.stdin.fileno(), termios.FIONREAD, pending)
+        except (OSError, ValueError, ImportError):
+            return False
+        return pending[0] > 0
+
     def receive(self, timeout: float, what: str) -> Message:
-        """The next message from the adapter, validated; raises AdapterFault."""
+        """The next message from the adapter, validated; raises AdapterFault.
+
+        The process exiting counts like EOF once `_EXIT_SETTLE` passes without one: a
+        descendant still holding stdout must not turn a crash into a timeout (PROTO-34).
+        """
         deadline = time.monotonic() + timeout
+        exited_at: float | None = None
         while True:
-            remaining = deadline - time.monotonic()
+            now = time.monotonic()
+            remaining = deadline - now
+            if exited_at is None and self._proc is not None and self._proc.poll() is not None:
+                exited_at = now
+            if exited_at is not None and now - exited_at >= _EXIT_SETTLE:
+                self._stdout_closed = True
+                fault = AdapterFault(
+                    "crashed",
+                    self._exit_description(what)
+                    + " (a descendant still held its stdout and was killed)",
+                    self.stderr_tail(),
+                )
+                raise fault
             try:
-                kind, data = self._events.get(timeout=max(remaining, 0.0))
+                kind, data = self._events.get(timeout=max(min(remaining, _POLL), 0.0))
             except queue.Empty:
+                if time.monotonic() < deadline:
+                    continue
                 raise AdapterFault(
                     "timed_out",
                     f"no answer to {what} within {timeout:g} s",
                     self.stderr_tail(),
                 ) from None
             if kind == "line":
+                self.last_line = data if len(data) <= KEEP_LINE_BYTES else None
+                self.last_line_bytes = len(data)
+                self.last_line_sha256 = hashlib.sha256(data).hexdigest()
                 try:
                     return protocol.decode_from_adapter(data)
                 except ProtocolError as exc:
@@ -268,6 +385,22 @@ class AdapterProcess:
                 continue  # an unterminated last line: EOF follows and is reported as a crash
             self._stdout_closed = True
             raise AdapterFault("crashed", self._exit_description(what), self._settled_tail())
+
+    def drain_answers(self) -> None:
+        """Record answers still queued (after the last case or at bye) as extra (PROTO-35)."""
+        while True:
+            try:
+                kind, data = self._events.get_nowait()
+            except queue.Empty:
+                return
+            if kind != "line":
+                continue
+            try:
+                message = protocol.decode_from_adapter(data)
+            except ProtocolError:
+                continue
+            if message["type"] in ("result", "error"):
+                self.extra_answers.append(message["seq"])
 
     def _exit_description(self, what: str) -> str:
         proc = self._proc
@@ -318,7 +451,13 @@ class AdapterProcess:
     ) -> Message:
         """Run one case; the answer is a validated result or error with the same seq."""
         self.send(protocol.run_request(seq, case, op, input))
-        message = self.receive(timeout, f"run seq {seq}")
+        deadline = time.monotonic() + timeout
+        while True:
+            message = self.receive(max(deadline - time.monotonic(), 0.0), f"run seq {seq}")
+            stale = message["type"] in ("result", "error") and message["seq"] < seq
+            if not stale:
+                break
+            self.extra_answers.append(message["seq"])  # a second answer to an earlier case
         if message["type"] not in ("result", "error"):
             raise AdapterFault(
                 "protocol_violation",
@@ -337,3 +476,48 @@ class AdapterProcess:
 def python_command(module: str) -> list[str]:
     """argv that runs `python -m module` with this interpreter."""
     return [sys.executable, "-m", module]
+
+
+def _pipe_inodes(proc: subprocess.Popen[bytes]) -> set[str]:
+    inodes = set()
+    for stream in (proc.stdin, proc.stdout, proc.stderr):
+        if stream is None:
+            continue
+        with contextlib.suppress(OSError, ValueError):
+            inodes.add(f"pipe:[{os.fstat(stream.fileno()).st_ino}]")
+    return inodes
+
+
+def kill_pipe_holders(proc: subprocess.Popen[bytes]) -> list[int]:
+    """SIGKILL every process (ours to signal) holding one of `proc`'s pipes: a descendant
+    that left the process group (setsid, a daemon) (PROTO-34). Linux /proc only; a no-op
+    elsewhere. Returns the pids killed."""
+    if not os.path.isdir("/proc/self/fd"):
+        return []
+    wanted = _pipe_inodes(proc)
+    if not wanted:
+        return []
+    me = os.getpid()
+    killed = []
+    try:
+        entries = os.listdir("/proc")
+    except OSError:
+        return []
+    for entry in entries:
+        if not entry.isdigit() or int(entry) == me:
+            continue
+        try:
+            fds = os.listdir(f"/proc/{entry}/fd")
+        except OSError:
+            continue  # gone, or not ours to look at
+        for fd in fds:
+            try:
+                target = os.readlink(f"/proc/{entry}/fd/{fd}")
+            except OSError:
+                continue
+            if target in wanted:
+                with contextlib.suppress(OSError):
+                    os.kill(int(entry), signal.SIGKILL)
+                    killed.append(int(entry))
+                break
+    return killed

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import fnmatch
 import json
+import math
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
@@ -115,6 +116,102 @@ _JSON_NUMBER = re.compile(r"-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?")
 _PORTABLE_BOOLS = {"true", "false"}
 
 
+#: Bounds on a case file, checked on the event stream before anything is built or walked, so
+#: a hostile file fails with `path:line` instead of a segfault or a minute-long alias walk.
+MAX_CASE_FILE_BYTES = 16 * 1024 * 1024
+MAX_YAML_DEPTH = 64
+#: Nodes after alias expansion (a 9-level alias bomb stands for billions).
+MAX_YAML_NODES = 1_000_000
+_JSON_TAGS = {
+    yaml.ScalarNode: {
+        "tag:yaml.org,2002:str",
+        "tag:yaml.org,2002:int",
+        "tag:yaml.org,2002:float",
+        "tag:yaml.org,2002:bool",
+        "tag:yaml.org,2002:null",
+    },
+    yaml.SequenceNode: {"tag:yaml.org,2002:seq"},
+    yaml.MappingNode: {"tag:yaml.org,2002:map"},
+}
+
+
+def check_yaml_bounds(text: str, rel: str) -> None:
+    """Refuse a file that is too large, nests deeper than MAX_YAML_DEPTH or expands (through
+    aliases) to more than MAX_YAML_NODES nodes; iterative, on libyaml's event stream."""
+    size = len(text.encode("utf-8", "surrogatepass"))
+    if size > MAX_CASE_FILE_BYTES:
+        raise CaseFileError(f"{rel}:1: file of {size} bytes exceeds {MAX_CASE_FILE_BYTES}")
+    loader = _Loader(text)
+    sizes: dict[str, int] = {}
+    open_nodes: list[tuple[str | None, int]] = []
+    total = 0
+    try:
+        while loader.check_event():
+            event = loader.get_event()
+            line = event.start_mark.line + 1 if event.start_mark is not None else 1
+            grown = 0
+            if isinstance(event, yaml.CollectionStartEvent):
+                if len(open_nodes) >= MAX_YAML_DEPTH:
+                    raise CaseFileError(
+                        f"{rel}:{line}: YAML nests deeper than {MAX_YAML_DEPTH} levels"
+                    )
+                open_nodes.append((event.anchor, 1))
+                continue
+            if isinstance(event, yaml.CollectionEndEvent):
+                anchor, grown = open_nodes.pop()
+                if anchor is not None:
+                    sizes[anchor] = grown
+            elif isinstance(event, yaml.ScalarEvent):
+                grown = 1
+                if event.anchor is not None:
+                    sizes[event.anchor] = 1
+            elif isinstance(event, yaml.AliasEvent):
+                grown = sizes.get(event.anchor or "", 1)
+            else:
+                continue
+            if open_nodes:
+                anchor, count = open_nodes[-1]
+                count += grown
+                open_nodes[-1] = (anchor, count)
+                reached = count
+            else:
+                total += grown
+                reached = total
+            if reached > MAX_YAML_NODES:
+                raise CaseFileError(
+                    f"{rel}:{line}: YAML expands to more than {MAX_YAML_NODES} nodes "
+                    "(aliases count once per use)"
+                )
+    except yaml.YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None)
+        where = mark.line + 1 if mark is not None else 1
+        raise CaseFileError(f"{rel}:{where}: invalid YAML: {exc}") from exc
+    finally:
+        loader.dispose()
+
+
+def _non_json_scalar(node: yaml.Node) -> str | None:
+    """Why `node` is not a JSON value (a !!binary, !!set, !!timestamp, ... or a number
+    outside binary64), or None."""
+    allowed = _JSON_TAGS.get(type(node), set())
+    if node.tag not in allowed:
+        return f"YAML type {node.tag} has no JSON form; case files hold JSON values only"
+    if not isinstance(node, yaml.ScalarNode):
+        return None
+    if node.tag == "tag:yaml.org,2002:int":
+        digits = len(node.value.lstrip("+-"))
+        if digits > 309:
+            return f"an integer of {digits} digits is outside the binary64 range"
+    if node.tag == "tag:yaml.org,2002:float":
+        try:
+            value = float(node.value.replace("_", ""))
+        except ValueError:
+            return "not a finite JSON number"
+        if not math.isfinite(value):
+            return "not a finite JSON number (outside the binary64 range, or .inf/.nan)"
+    return None
+
+
 def _lint_node(node: yaml.Node, rel: str) -> None:
     """Reject YAML that other loaders read differently: duplicate keys, YAML 1.1-only scalars.
 
@@ -123,8 +220,16 @@ def _lint_node(node: yaml.Node, rel: str) -> None:
     other values. Quote such scalars, or write numbers in JSON form (`1.0e-7` is fine).
     """
     stack = [node]
+    seen_nodes: set[int] = set()
     while stack:
         current = stack.pop()
+        if id(current) in seen_nodes:
+            continue  # an alias: its node was checked where it was anchored
+        seen_nodes.add(id(current))
+        plain = isinstance(current, yaml.ScalarNode) and not current.style
+        kind = None if plain else _non_json_scalar(current)  # plain: the message below
+        if kind is not None:
+            raise CaseFileError(f"{rel}:{current.start_mark.line + 1}: {kind}")
         if isinstance(current, yaml.MappingNode):
             seen: dict[str, int] = {}
             for key, value in current.value:
@@ -141,7 +246,7 @@ def _lint_node(node: yaml.Node, rel: str) -> None:
         elif isinstance(current, yaml.SequenceNode):
             stack.extend(current.value)
         elif isinstance(current, yaml.ScalarNode) and not current.style:  # plain
-            problem = _ambiguous_plain_scalar(current)
+            problem = _ambiguous_plain_scalar(current) or _non_json_scalar(current)
             if problem:
                 line = current.start_mark.line + 1
                 raise CaseFileError(
@@ -208,6 +313,7 @@ def load_text(
     `profile` names the profile the file belongs to; `data_dir` is the spec/data that names
     the optional data tables (default: the kit's).
     """
+    check_yaml_bounds(text, rel)
     loader = _Loader(text)
     try:
         node = loader.get_single_node()

@@ -15,6 +15,7 @@ import re
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
+from conformance.printable import printable
 from conformance.runner import CaseResult, RunResult
 
 _FAILURE = frozenset({"failed", "xpass"})
@@ -38,7 +39,7 @@ def _detail(result: CaseResult) -> str:
         lines.append(f"expected: {json.dumps(mm.expected, ensure_ascii=False)}")
         lines.append(f"actual:   {json.dumps(mm.actual, ensure_ascii=False)}")
     elif result.message:
-        lines.append(result.message)
+        lines.append(printable(result.message))
     return xml_safe("\n".join(lines))
 
 
@@ -64,7 +65,7 @@ def to_element(run: RunResult) -> ET.Element:
             ("adapterVersion", run.hello.version),
             ("specVersion", run.hello.spec_version),
         ):
-            ET.SubElement(props, "property", name=name, value=xml_safe(value))
+            ET.SubElement(props, "property", name=name, value=xml_safe(printable(value)))
         if run.data_check is not None:
             ET.SubElement(props, "property", name="dataCheck", value=run.data_check.status)
     for result in run.results:
@@ -78,7 +79,7 @@ def to_element(run: RunResult) -> ET.Element:
             line=str(case.line),
             time=f"{result.duration_ms / 1000:.3f}",
         )
-        message = xml_safe(result.message or result.status)
+        message = xml_safe(printable(result.message or result.status))
         if result.status in _FAILURE:
             el = ET.SubElement(tc, "failure", message=message, type=result.status)
             el.text = _detail(result)
@@ -89,7 +90,7 @@ def to_element(run: RunResult) -> ET.Element:
             ET.SubElement(tc, "skipped", message=message, type=result.status)
         if result.stderr and result.status != "passed":
             err = ET.SubElement(tc, "system-err")
-            err.text = xml_safe("\n".join(result.stderr))
+            err.text = xml_safe("\n".join(printable(line) for line in result.stderr))
     if data_failed and run.data_check is not None:
         tc = ET.SubElement(suite, "testcase", classname="hrc.data", name="hrc-data-files")
         el = ET.SubElement(

@@ -20,6 +20,9 @@ PROTOCOL_VERSION = 1
 #: OP-2 kinds plus the adapter's own bug report (PROTO-10, PROTO-11).
 ERROR_KINDS: tuple[str, ...] = ("invalid_input", "index_error", "unsupported", "internal_error")
 DEFAULT_MAX_LINE_BYTES = 16 * 1024 * 1024
+#: Deepest nesting of arrays and objects a message may have (PROTO-36); the message itself
+#: is level 1.
+MAX_DEPTH = 64
 
 #: message type -> schema file, per sender.
 ADAPTER_SCHEMAS = {
@@ -49,6 +52,42 @@ def _finite_float(text: str) -> float:
     if not math.isfinite(value):
         raise ProtocolError(f"{text} is outside the binary64 range (it would parse to Infinity)")
     return value
+
+
+def _bounded_int(text: str) -> int:
+    """An integer literal, refused when its magnitude is outside binary64 (PROTO-2, PROTO-36):
+    310+ digits are, and are not even converted (that is quadratic in the digit count)."""
+    digits = len(text) - text.startswith("-")
+    if digits > 309:
+        raise ProtocolError(
+            f"an integer of {digits} digits is outside the binary64 range (PROTO-36)"
+        )
+    value = int(text)
+    if digits == 309:
+        try:
+            float(value)
+        except OverflowError:
+            raise ProtocolError(
+                "an integer of 309 digits is outside the binary64 range (PROTO-36)"
+            ) from None
+    return value
+
+
+def too_deep(value: Any, limit: int = MAX_DEPTH) -> bool:
+    """True when arrays/objects nest deeper than `limit` levels (iterative: no recursion)."""
+    stack: list[tuple[Any, int]] = [(value, 1)]
+    while stack:
+        item, depth = stack.pop()
+        if isinstance(item, dict):
+            children: Any = item.values()
+        elif isinstance(item, list):
+            children = item
+        else:
+            continue
+        if depth > limit:
+            return True
+        stack.extend((child, depth + 1) for child in children if isinstance(child, dict | list))
+    return False
 
 
 def _unique_pairs(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
@@ -97,12 +136,15 @@ def decode(line: bytes) -> Message:
             text,
             parse_constant=_no_constants,
             parse_float=_finite_float,
+            parse_int=_bounded_int,
             object_pairs_hook=_unique_pairs,
         )
     except ProtocolError:
         raise
     except (ValueError, RecursionError) as exc:
         raise ProtocolError(f"line is not JSON: {exc}: {_excerpt(text)}") from exc
+    if too_deep(value):
+        raise ProtocolError(f"arrays/objects nest deeper than {MAX_DEPTH} levels (PROTO-36)")
     if _SURROGATE_ESCAPE.search(line) is not None:
         bad = lone_surrogate(value)
         if bad is not None:

@@ -18,6 +18,7 @@ from typing import Any, TextIO
 
 from conformance import profiles as profiles_mod
 from conformance.cases import Case, golden_dir, schema_validator, suite_profiles
+from conformance.printable import printable
 from conformance.protocol import PROTOCOL_VERSION
 from conformance.runner import FAILING, OUTCOMES, SKIPPED, CaseResult, RunResult
 
@@ -250,19 +251,22 @@ def load(path: Path) -> dict[str, Any]:
 
 
 def write_json(path: Path, document: dict[str, Any]) -> None:
-    """Validate, then write atomically (a reader never sees half a report)."""
+    """Validate, then stream to a temporary file and rename (a reader never sees half a
+    report; no second in-memory copy of it is made, PROTO-39)."""
     validate(document)
-    text = json.dumps(document, ensure_ascii=False, indent=1, allow_nan=False) + "\n"
-    try:
-        data = text.encode("utf-8")
-    except UnicodeEncodeError:
-        # A lone surrogate has no UTF-8 form (PROTO-2); escaped, the report stays valid JSON.
-        data = (json.dumps(document, ensure_ascii=True, indent=1, allow_nan=False) + "\n").encode()
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(prefix=path.name, suffix=".tmp", dir=path.parent)
     try:
-        with os.fdopen(fd, "wb") as fh:
-            fh.write(data)
+        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as fh:
+            try:
+                json.dump(document, fh, ensure_ascii=False, indent=1, allow_nan=False)
+            except UnicodeEncodeError:
+                # A lone surrogate has no UTF-8 form (PROTO-2); escaped, the report stays
+                # valid JSON.
+                fh.seek(0)
+                fh.truncate()
+                json.dump(document, fh, ensure_ascii=True, indent=1, allow_nan=False)
+            fh.write("\n")
         os.replace(tmp, path)
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
@@ -291,44 +295,54 @@ def visible(value: Any, limit: int = 300) -> str:
 
 
 def failure_block(result: CaseResult, repro: str, quiet: bool = False) -> str:
+    """The text shown for one failing case; raw adapter and case-file text is escaped
+    (PROTO-37)."""
     case = result.case
     label = "XPASS" if result.status == "xpass" else "FAILED"
-    head = f"{label} [{result.status}] {case.id}"
+    where = printable(f"{case.file}:{case.line}")
+    head = f"{label} [{result.status}] {printable(case.id)}"
+    message = printable(result.message or "")
     if quiet:
-        return f"{head} ({case.file}:{case.line}): {result.message or ''}\n"
+        return f"{head} ({where}): {message}\n"
     lines = [
         head,
-        f"  why:      {case.description}",
-        f"  clauses:  {', '.join(case.clauses)}",
-        f"  case:     {case.file}:{case.line}",
+        f"  why:      {printable(case.description)}",
+        f"  clauses:  {printable(', '.join(case.clauses))}",
+        f"  case:     {where}",
     ]
     if result.mismatch is not None:
         mm = result.mismatch
-        lines.append(f"  at {mm.path or '/'}: {mm.reason}")
+        lines.append(f"  at {printable(mm.path or '/')}: {printable(mm.reason)}")
         lines.append(f"    expected: {visible(mm.expected)}")
         lines.append(f"    actual:   {visible(mm.actual)}")
     elif result.message:
-        lines.append(f"  {result.message}")
+        lines.append(f"  {message}")
     if result.status in _SHOW_STDERR and result.stderr:
         lines.append(f"  adapter stderr (last {len(result.stderr)} lines):")
-        lines.extend(f"    | {line}" for line in result.stderr)
-    lines.append(f"  repro:    {repro} --select {case.id}")
+        lines.extend(f"    | {printable(line)}" for line in result.stderr)
+    lines.append(f"  repro:    {printable(repro)} --select {printable(case.id)}")
     return "\n".join(lines) + "\n\n"
 
 
 def render_text(run: RunResult, suite: SuiteInfo, repro: str, quiet: bool = False) -> str:
-    """Failure blocks, then one line per non-zero outcome, then the footer (PROTO-24)."""
+    """Failure blocks, then one line per non-zero outcome, then the footer (PROTO-24).
+
+    Every line but the footer carries escaped text only, so the footer is the one line that
+    starts with `hrc: ` (PROTO-37)."""
     parts: list[str] = []
     if run.hello is not None and not quiet:
         h = run.hello
         parts.append(
-            f"adapter: {h.name} {h.version} (spec {h.spec_version}, protocol {h.protocol}, "
-            f"{len(h.operations)} operations)\n"
+            printable(
+                f"adapter: {h.name} {h.version} (spec {h.spec_version}, protocol {h.protocol}, "
+                f"{len(h.operations)} operations)"
+            )
+            + "\n"
         )
         if run.data_check is not None:
-            parts.append(f"data files: {run.data_check.summary()}\n")
+            parts.append(f"data files: {printable(run.data_check.summary())}\n")
     for warning in _spec_warnings(run, suite):
-        parts.append(f"warning: {warning}\n")
+        parts.append(f"warning: {printable(warning)}\n")
     for result in run.results:
         if result.status in FAILING:
             parts.append(failure_block(result, repro, quiet))
@@ -353,8 +367,8 @@ def data_block(run: RunResult) -> str:
     if check is None or not check.failed:
         return ""
     lines = ["DATA CHECK FAILED: the adapter loaded spec/data files that differ from the kit's"]
-    lines += [f"  {f.describe()}" for f in check.problems()]
-    lines.append(f"  data files: {check.summary()}")
+    lines += [f"  {printable(f.describe())}" for f in check.problems()]
+    lines.append(f"  data files: {printable(check.summary())}")
     return "\n".join(lines) + "\n\n"
 
 
@@ -386,7 +400,9 @@ class Progress:
         self.done += 1
         if self.tty:
             digits = len(str(self.total))
-            self.stream.write(f"\r\x1b[K[{self.done:>{digits}}/{self.total}] {result.case.id}")
+            self.stream.write(
+                f"\r\x1b[K[{self.done:>{digits}}/{self.total}] {printable(result.case.id)}"
+            )
         else:
             self.stream.write(_STATUS_CHAR.get(result.status, "?"))
             if self.done % self.width == 0:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 import datetime as dt
+import json
 import shlex
 import sys
 import time
@@ -24,6 +25,7 @@ from conformance.cases import Case, CaseFileError, SelectionError, case_files, l
 from conformance.compare import Mismatch, check
 from conformance.datafiles import DataCheck
 from conformance.expectations import ExpectationsError, ExpectedFailure
+from conformance.printable import bounded
 from conformance.protocol import Hello, Message
 from conformance.trace_check import trace_problem
 
@@ -44,6 +46,8 @@ FAILING = frozenset({"failed", "errored", "crashed", "timed_out", "protocol_viol
 #: Outcomes the footer counts as "skipped".
 SKIPPED = frozenset({"not_applicable", "xfail"})
 BUDGET_EXHAUSTED = "adapter restart budget exhausted"
+#: Characters of a message, and of each JSON-encoded mismatch value, a result keeps (PROTO-39).
+KEEP_TEXT_CHARS = 4096
 REFERENCE_ADAPTER_MODULE = "conformance.adapter_reference"
 
 
@@ -106,6 +110,36 @@ def classify(case: Case, reply: Message) -> tuple[str, str | None, Mismatch | No
     return "failed", f"expected error {expect['error']!r}, got {kind!r}: {text}", mismatch
 
 
+def _json_text(value: Any) -> str:
+    try:
+        return json.dumps(value, ensure_ascii=False, sort_keys=True)
+    except (TypeError, ValueError):
+        return repr(value)
+
+
+def _keep_text(text: str | None) -> str | None:
+    """A message cut to KEEP_TEXT_CHARS plus the hash of the whole (PROTO-39)."""
+    return None if text is None else bounded(text, KEEP_TEXT_CHARS)
+
+
+def _keep_value(value: Any) -> Any:
+    """A mismatch value as is when small; else its JSON text cut, with a hash (PROTO-39)."""
+    if isinstance(value, bool | int | float) or value is None:
+        return value
+    if isinstance(value, str) and len(value) <= KEEP_TEXT_CHARS:
+        return value
+    text = _json_text(value)
+    return value if len(text) <= KEEP_TEXT_CHARS else bounded(text, KEEP_TEXT_CHARS)
+
+
+def _keep_mismatch(mismatch: Mismatch | None) -> Mismatch | None:
+    if mismatch is None:
+        return None
+    return replace(
+        mismatch, expected=_keep_value(mismatch.expected), actual=_keep_value(mismatch.actual)
+    )
+
+
 class AdapterSession:
     """One adapter across a run: start, handshake, restart, budget (PROTO-13..18)."""
 
@@ -120,6 +154,10 @@ class AdapterSession:
         self._proc: AdapterProcess | None = None
         self._seq = 0
         self._gave_up: tuple[str, str, tuple[str, ...]] | None = None
+        #: seq -> case id of the requests sent, to charge a second answer (PROTO-35).
+        self._sent: dict[int, str] = {}
+        #: case ids answered twice and not yet collected by `take_double_answers`.
+        self._double: list[str] = []
 
     @property
     def process(self) -> AdapterProcess | None:
@@ -176,7 +214,18 @@ class AdapterSession:
         return CaseResult(case, "not_applicable", message=reason)
 
     def run_case(self, case: Case) -> CaseResult:
-        """Send one case and classify the answer; never raises for adapter faults."""
+        """Send one case and classify the answer; never raises for adapter faults.
+
+        An adapter that died without reading the request (it exited right after its last
+        answer) is restarted and the case sent again once, uncharged (PROTO-14).
+        """
+        result = self._run_case_once(case)
+        if result is None:
+            result = self._run_case_once(case, retry=False)
+        assert result is not None
+        return result
+
+    def _run_case_once(self, case: Case, retry: bool = True) -> CaseResult | None:
         if self._gave_up is None:
             na = self._not_applicable(case)
             if na is not None:
@@ -184,8 +233,7 @@ class AdapterSession:
             if self._proc is not None and not self._proc.alive():
                 code = self._proc.exit_code()
                 self.events.append(f"adapter exited (status {code}) between cases; restarting")
-                self._proc.kill()
-                self._proc = None
+                self._retire()
             if self._proc is None:
                 self._start()
                 na = self._not_applicable(case) if self._gave_up is None else None
@@ -197,23 +245,64 @@ class AdapterSession:
         proc = self._proc
         assert proc is not None
         self._seq += 1
+        self._sent[self._seq] = case.id
         mark = proc.stderr_mark()
         started = time.perf_counter()
         try:
             reply = proc.request(self._seq, case.id, case.op, case.input, self.options.timeout)
         except AdapterFault as fault:
             lost = round((time.perf_counter() - started) * 1000, 3)
-            proc.kill()
-            self._proc = None
+            unread = retry and fault.outcome == "crashed" and proc.request_unread()
+            self._retire(drain=False)
+            if unread:
+                self.events.append(
+                    f"adapter exited (status {proc.exit_code()}) before reading {case.id}; "
+                    "restarting"
+                )
+                return None
             self.events.append(f"{case.id}: {fault.outcome}: {fault.message}; restarting")
             return CaseResult(case, fault.outcome, lost, fault.message, stderr=tuple(fault.stderr))
+        self._collect_extra(proc)
         elapsed = round((time.perf_counter() - started) * 1000, 3)
         status, text, mismatch = classify(case, reply)
         response = (
             {"output": reply["output"]} if reply["type"] == "result" else {"error": reply["error"]}
         )
+        if proc.last_line is None:  # longer than KEEP_LINE_BYTES: keep a digest (PROTO-39)
+            response = {"output": {"hrc:truncated": {
+                "bytes": proc.last_line_bytes,
+                "sha256": proc.last_line_sha256,
+                "prefix": _json_text(response)[: KEEP_TEXT_CHARS // 4],
+            }}}
+        del reply
         stderr = tuple(proc.stderr_since(mark)) if status != "passed" else ()
-        return CaseResult(case, status, elapsed, text, mismatch, response, stderr)
+        return CaseResult(
+            case, status, elapsed, _keep_text(text), _keep_mismatch(mismatch), response, stderr
+        )
+
+    def _retire(self, drain: bool = True) -> None:
+        """Kill the current process; with `drain`, answers it left queued count as second
+        answers (PROTO-35). After a fault they are not: that case is charged already."""
+        proc = self._proc
+        if proc is not None:
+            proc.kill()
+            if drain:
+                proc.drain_answers()
+                self._collect_extra(proc)
+            proc.extra_answers.clear()
+            self._proc = None
+
+    def _collect_extra(self, proc: AdapterProcess) -> None:
+        for seq in proc.extra_answers:
+            case_id = self._sent.get(seq)
+            if case_id is not None and case_id not in self._double:
+                self._double.append(case_id)
+        proc.extra_answers.clear()
+
+    def take_double_answers(self) -> list[str]:
+        """Case ids that were answered more than once since the last call (PROTO-35)."""
+        found, self._double = self._double, []
+        return found
 
     def handshake(self) -> Hello | None:
         """Start the adapter if none runs yet and return its hello (None when it failed)."""
@@ -223,14 +312,14 @@ class AdapterSession:
 
     def kill_adapter(self) -> None:
         """Kill the current process; the next case starts a new one (counts as a restart)."""
-        if self._proc is not None:
-            self._proc.kill()
-            self._proc = None
+        self._retire()
 
     def close(self) -> None:
-        """Say bye and stop the adapter (PROTO-13)."""
-        if self._proc is not None:
-            self._proc.close(self.options.grace)
+        """Say bye and stop the adapter (PROTO-13); answers it still sends are extra."""
+        proc = self._proc
+        if proc is not None:
+            proc.close(self.options.grace)
+            self._collect_extra(proc)
             self._proc = None
 
 
@@ -313,14 +402,39 @@ def run_suite(
     started_at = dt.datetime.now(dt.UTC).isoformat(timespec="seconds")
     clock = time.perf_counter()
     results: list[CaseResult] = []
+    where: dict[str, int] = {}
+
+    def charge_double_answers() -> None:
+        for case_id in session.take_double_answers():
+            index = where.get(case_id)
+            if index is None:
+                continue
+            first = results[index]
+            if (first.underlying or first.status) not in ("passed", "failed", "errored"):
+                continue  # already charged with a fault of the adapter
+            if first.underlying is not None:
+                first = replace(first, status=first.underlying, underlying=None,
+                                expected_failure=None)
+            violated = replace(
+                first,
+                status="protocol_violation",
+                message="the adapter sent a second answer to this case after its first "
+                "(PROTO-35)",
+                mismatch=None,
+            )
+            results[index] = apply_expectation(violated, expected.get(case_id))
+
     try:
         for case in cases:
             result = apply_expectation(session.run_case(case), expected.get(case.id))
+            where[case.id] = len(results)
             results.append(result)
+            charge_double_answers()
             if on_result is not None:
                 on_result(result)
     finally:
         session.close()
+        charge_double_answers()
     return RunResult(
         results=results,
         argv=list(argv),

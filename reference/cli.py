@@ -6,9 +6,13 @@ I/O lives here; the pipeline and backends do the work (spec/pipeline.md, spec/ba
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
 import sys
+import tempfile
+import unicodedata
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -44,15 +48,83 @@ def register(subparsers: Any) -> None:
     s.set_defaults(func=cmd_search)
 
 
+def shown(text: str) -> str:
+    """`text` on one line, control/format/separator characters and lone surrogates escaped,
+    so a file name or a query cannot write terminal escapes (PROTO-37's rule, here too)."""
+    out = []
+    for ch in text:
+        if unicodedata.category(ch) in ("Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp"):
+            code = ord(ch)
+            out.append(f"\\u{code:04x}" if code <= 0xFFFF else f"\\U{code:08x}")
+        else:
+            out.append(ch)
+    return "".join(out)
+
+
 def _fail(message: str, status: int = 2) -> int:
-    print(f"hrc: error: {message}", file=sys.stderr)
+    print(f"hrc: error: {shown(message)}", file=sys.stderr)
     return status
+
+
+@contextlib.contextmanager
+def _locked(db: Path) -> Iterator[None]:
+    """An exclusive lock on the existing database file for the whole run (BACKEND-19): a
+    second indexer waits instead of failing with "database is locked". flock, not SQLite's
+    own locks, so readers are never shut out."""
+    try:
+        import fcntl
+    except ImportError:  # pragma: no cover - not POSIX
+        yield
+        return
+    fd = os.open(db, os.O_RDWR)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX)
+        yield
+    finally:
+        os.close(fd)
+
+
+def _index_into(root: Path, db: Path) -> tuple[Any, bool]:
+    """Index `root` into `db`; (report, created). A first run builds a temporary database
+    beside `db` and publishes it only when complete, so a failed or killed first run leaves
+    no database and two racing first runs never delete each other's (BACKEND-19)."""
+    from reference.backends.indexer import index_directory
+    from reference.backends.sqlite_fts import SqliteIndex
+
+    if not db.exists():
+        fd, tmp_name = tempfile.mkstemp(prefix=f".{db.name}.", suffix=".hrc-tmp", dir=db.parent)
+        os.close(fd)
+        tmp = Path(tmp_name)
+        umask = os.umask(0o022)
+        os.umask(umask)
+        os.chmod(tmp, 0o666 & ~umask)  # as SQLite would have created it
+        try:
+            index = SqliteIndex(tmp)
+            try:
+                report = index_directory(root, index)
+            finally:
+                index.close()
+            try:
+                os.link(tmp, db)  # atomic, and never replaces a database another run made
+                return report, True
+            except FileExistsError:
+                pass  # another first run won: index incrementally into its database
+        finally:
+            with contextlib.suppress(OSError):
+                tmp.unlink()
+            with contextlib.suppress(OSError):
+                Path(f"{tmp}-journal").unlink()
+    with _locked(db):
+        index = SqliteIndex(db)
+        try:
+            return index_directory(root, index), False
+        finally:
+            index.close()
 
 
 def cmd_index(args: argparse.Namespace) -> int:
     """Index a folder; incremental, and nothing half-written when a file cannot be read."""
-    from reference.backends.indexer import IndexingError, index_directory
-    from reference.backends.sqlite_fts import SqliteIndex
+    from reference.backends.indexer import IndexingError
     from reference.types import IndexError_
 
     root: Path = args.directory
@@ -61,22 +133,18 @@ def cmd_index(args: argparse.Namespace) -> int:
     db: Path = args.db
     if db.parent and not db.parent.exists():
         return _fail(f"folder of the database does not exist: {db.parent}")
-    existed = db.exists()
     try:
-        index = SqliteIndex(db)
-    except IndexError_ as exc:
-        return _fail(str(exc), 1)
-    try:
-        report = index_directory(root, index)
+        report, _ = _index_into(root, db)
     except (IndexingError, IndexError_) as exc:
-        index.close()
-        if not existed and db.exists():
-            os.unlink(db)  # nothing half-written: a failed first run leaves no database
         return _fail(str(exc), 1)
-    counts = report.counts()
-    index.close()
-    summary = ", ".join(f"{v} {k}" for k, v in counts.items())
-    print(f"indexed {root} into {db}: {summary}")
+    except OSError as exc:
+        return _fail(f"cannot write the index {db}: {exc.strerror or exc}", 1)
+    except MemoryError:
+        return _fail("out of memory while indexing; nothing was written", 1)
+    for line in report.skipped:
+        print(f"hrc: warning: {shown(line)}", file=sys.stderr)
+    summary = ", ".join(f"{v} {k}" for k, v in report.counts().items())
+    print(f"indexed {shown(str(root))} into {shown(str(db))}: {summary}")
     return 0
 
 
@@ -86,7 +154,7 @@ def _format_table(results: list[dict[str, Any]]) -> str:
     rows = [("#", "score", "rerank", "path", "title")]
     for i, r in enumerate(results, 1):
         rerank = "" if r["rerankScore"] is None else f"{r['rerankScore']:.4f}"
-        rows.append((str(i), f"{r['score']:.6f}", rerank, r["path"], r["title"]))
+        rows.append((str(i), f"{r['score']:.6f}", rerank, shown(r["path"]), shown(r["title"])))
     widths = [max(len(row[c]) for row in rows) for c in range(5)]
     lines = [
         "  ".join(cell.ljust(widths[c]) for c, cell in enumerate(row)).rstrip() for row in rows
@@ -100,13 +168,13 @@ def _format_trace_summary(trace: dict[str, Any]) -> str:
     out = [
         f"mode: {trace['requestedMode']} -> {trace['effectiveMode']}"
         + (" (fell back to bm25)" if trace["fellBackToBM25"] else ""),
-        f"query: {trace['query']['expression'] or '(nothing searchable)'}",
+        f"query: {shown(trace['query']['expression']) or '(nothing searchable)'}",
     ]
     for a in bm25["attempts"]:
         what = f"{a['hits']} hits" if a["searched"] else f"skipped ({a['skip']})"
         if a["error"]:
-            what = f"error: {a['error']['message']}"
-        out.append(f"  rung {a['rung']:<20} {a['expression'] or '-':<40} {what}")
+            what = f"error: {shown(a['error']['message'])}"
+        out.append(f"  rung {a['rung']:<20} {shown(a['expression']) or '-':<40} {what}")
     vector = trace["vector"]
     out.append(f"vector: {vector['hits']} hits" if vector["ran"] else "vector: off")
     intent = trace["intent"]
@@ -131,8 +199,12 @@ def cmd_search(args: argparse.Namespace) -> int:
     db: Path = args.db
     if not db.is_file():
         return _fail(f"database not found: {db} (create it with `hrc index DIR --db {db}`)")
+    query: str = args.query
+    if any("\ud800" <= ch <= "\udfff" for ch in query):
+        # A byte that is not UTF-8 in argv arrives as a lone surrogate (surrogateescape).
+        return _fail("invalid_input: the query is not valid UTF-8")
     request = {
-        "query": args.query,
+        "query": query,
         "mode": args.mode,
         "topK": args.top_k,
         "candidateK": args.candidate_k,

@@ -10,6 +10,7 @@ from __future__ import annotations
 import hashlib
 import os
 import re
+import stat
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -25,6 +26,7 @@ from reference.types import Candidate, IndexError_
 SUFFIXES = (".md", ".txt")
 CHUNK_MAX = 1000  # BACKEND-16: code points per chunk, unless one block alone is longer
 SUMMARY_MAX = 200  # BACKEND-15: code points of the summary
+MAX_FILE_BYTES = 16 * 1024 * 1024  # BACKEND-12: a larger file is skipped with a warning
 BLOCK_SEPARATOR = "\n\n"
 _HEADING = re.compile(r"#{1,6}[ \t]")
 
@@ -61,6 +63,8 @@ class IndexReport:
     unchanged: list[str] = field(default_factory=list)
     removed: list[str] = field(default_factory=list)
     chunks_written: int = 0
+    #: one line per file not indexed and why (BACKEND-12), in listing order.
+    skipped: list[str] = field(default_factory=list)
 
     def counts(self) -> dict[str, int]:
         """The four document counts, for printing and tests."""
@@ -172,13 +176,18 @@ def parse_document(path: str, data: bytes) -> Document:
     return Document(path, content_hash(data), title, summary, chunks)
 
 
-def list_files(root: Path) -> list[tuple[str, Path]]:
-    """BACKEND-12: (relative `/` path, file) for every *.md and *.txt, sorted by code point.
+def list_files(root: Path, skipped: list[str] | None = None) -> list[tuple[str, Path]]:
+    """BACKEND-12: (relative `/` path, file) for every *.md and *.txt that is a
+    regular file inside the root, sorted by code point.
 
-    Names starting with `.` are skipped; symbolic links to directories are not followed.
+    Names starting with `.` are skipped; symbolic links to directories are not followed. A
+    symbolic link is kept only when it resolves to a regular file inside the root; it, and
+    anything that is not a regular file (FIFO, device, socket), is otherwise skipped and a
+    one-line reason is appended to `skipped`. A name that is not valid UTF-8 fails the run.
     """
     if not root.is_dir():
         raise IndexingError(f"{root}: not a directory")
+    inside = os.path.realpath(root)
     found: list[tuple[str, Path]] = []
     for dirpath, dirnames, filenames in os.walk(root, followlinks=False):
         dirnames[:] = [d for d in dirnames if not d.startswith(".")]
@@ -187,19 +196,75 @@ def list_files(root: Path) -> list[tuple[str, Path]]:
                 continue
             full = Path(dirpath) / name
             rel = full.relative_to(root).as_posix()
+            try:
+                rel.encode("utf-8")
+            except UnicodeEncodeError:
+                shown = rel.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
+                raise IndexingError(f"{shown}: file name is not valid UTF-8") from None
+            reason = _not_indexable(full, inside)
+            if reason is not None:
+                if skipped is not None:
+                    skipped.append(f"{rel}: skipped, {reason}")
+                continue
             found.append((rel, full))
     found.sort(key=lambda item: item[0].encode("utf-8"))
     return found
 
 
-def read_documents(root: Path) -> list[Document]:
+def _not_indexable(full: Path, inside: str) -> str | None:
+    """Why `full` is not read (BACKEND-12), or None for a regular file inside the root."""
+    try:
+        info = os.lstat(full)
+        if stat.S_ISLNK(info.st_mode):
+            target = os.path.realpath(full)
+            if os.path.commonpath([inside, target]) != inside:
+                return "a symbolic link that leaves the folder"
+            info = os.stat(target)
+    except (OSError, ValueError):
+        return None  # reading it fails and names the file (BACKEND-13)
+    if not stat.S_ISREG(info.st_mode):
+        return "not a regular file"
+    if info.st_size > MAX_FILE_BYTES:
+        return f"larger than {MAX_FILE_BYTES} bytes"
+    return None
+
+
+def read_bounded(full: Path, rel: str) -> bytes | None:
+    """The bytes of a regular file, or None when it is not one or grew past MAX_FILE_BYTES
+    since it was listed (opened without blocking and checked again on the open handle)."""
+    flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0)
+    try:
+        fd = os.open(os.path.realpath(full), flags)
+    except OSError as exc:
+        raise IndexingError(f"{rel}: cannot read ({exc.strerror or exc})") from exc
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            return None
+        chunks: list[bytes] = []
+        size = 0
+        while True:
+            chunk = os.read(fd, 1 << 20)
+            if not chunk:
+                return b"".join(chunks)
+            size += len(chunk)
+            if size > MAX_FILE_BYTES:
+                return None
+            chunks.append(chunk)
+    except OSError as exc:
+        raise IndexingError(f"{rel}: cannot read ({exc.strerror or exc})") from exc
+    finally:
+        os.close(fd)
+
+
+def read_documents(root: Path, skipped: list[str] | None = None) -> list[Document]:
     """Read and parse every file under root; any unreadable file raises IndexingError."""
     docs: list[Document] = []
-    for rel, full in list_files(root):
-        try:
-            data = full.read_bytes()
-        except OSError as exc:
-            raise IndexingError(f"{rel}: cannot read ({exc.strerror or exc})") from exc
+    for rel, full in list_files(root, skipped):
+        data = read_bounded(full, rel)
+        if data is None:
+            if skipped is not None:
+                skipped.append(f"{rel}: skipped, changed while indexing (BACKEND-12)")
+            continue
         docs.append(parse_document(rel, data))
     return docs
 
@@ -212,9 +277,9 @@ def index_directory(
     Every file is read first; the writes then run in one transaction. The vector store is
     updated only after the index has committed.
     """
-    docs = read_documents(Path(root))
-    known = index.document_hashes()
     report = IndexReport()
+    docs = read_documents(Path(root), report.skipped)
+    known = index.document_hashes()
     changed: list[Document] = []
     with index.transaction():
         for doc in docs:

@@ -183,6 +183,9 @@ class SqliteIndex:
         with self._lock:
             try:
                 rows = self._db.execute(SEARCH_SQL, (expression, limit)).fetchall()
+            except UnicodeEncodeError:
+                # A lone surrogate has no UTF-8 form: bad input, not an index fault (OP-2).
+                raise InvalidInput("the expression is not valid Unicode (lone surrogate)") from None
             except sqlite3.Error as exc:
                 # BACKEND-7: never a silent zero; SQLite's own message is kept.
                 raise IndexError_(str(exc)) from exc
