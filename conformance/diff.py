@@ -20,8 +20,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from conformance import protocol
 from conformance.compare import differences, drop_timings
-from conformance.protocol import lone_surrogate
+from conformance.protocol import ProtocolError, lone_surrogate
 
 _REASONS = {"missing field": "only in A", "unexpected field": "only in B"}
 
@@ -106,30 +107,6 @@ class DiffInputError(ValueError):
     """A file `hrc diff` cannot read; the text starts with `path:line:` when a line is known."""
 
 
-class _Strict(ValueError):
-    pass
-
-
-def _reject_constant(name: str) -> Any:
-    raise _Strict(name)
-
-
-def _finite(text: str) -> float:
-    value = float(text)
-    if not math.isfinite(value):
-        raise _Strict(text)
-    return value
-
-
-def _reject_repeats(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
-    out: dict[str, Any] = {}
-    for key, value in pairs:
-        if key in out:
-            raise _Strict(key)
-        out[key] = value
-    return out
-
-
 def load_strict(path: Path) -> Any:
     """A JSON file read as PROTO-2 reads a line; DiffInputError("path:line: why") otherwise."""
     try:
@@ -137,26 +114,19 @@ def load_strict(path: Path) -> Any:
     except (OSError, ValueError) as exc:
         raise DiffInputError(f"{path}: {exc}") from exc
     try:
-        value = json.loads(
-            text,
-            parse_constant=_reject_constant,
-            parse_float=_finite,
-            object_pairs_hook=_reject_repeats,
-        )
+        return protocol.loads_strict(text)
     except json.JSONDecodeError as exc:
         raise DiffInputError(f"{path}:{exc.lineno}: not JSON: {exc.msg}") from exc
-    except (_Strict, RecursionError, ValueError) as exc:
+    except (ValueError, RecursionError) as exc:  # ProtocolError is a ValueError
         line, why = locate_violation(text)
+        if why == _UNLOCATED:
+            why = f"{exc} (PROTO-2, PROTO-36)" if isinstance(exc, ProtocolError) else why
         raise DiffInputError(f"{path}:{line}: {why}") from exc
-    bad = lone_surrogate(value)
-    if bad is not None:
-        line, why = locate_violation(text)
-        raise DiffInputError(f"{path}:{line}: {why}")
-    return value
 
 
 _TOKEN = re.compile(r'"(?:[^"\\]|\\.)*"|[{}\[\]:,]|[^\s{}\[\]:,"]+')
 _CONSTANTS = frozenset({"NaN", "Infinity", "-Infinity"})
+_UNLOCATED = "not strict JSON (PROTO-2)"
 
 
 def _finite_token(token: str) -> bool:
@@ -202,7 +172,7 @@ def locate_violation(text: str) -> tuple[int, str]:
             return line, f"{token} is not JSON (non-finite numbers are not allowed; PROTO-2)"
         elif token[0] in "-0123456789" and not _finite_token(token):
             return line, f"{token} is outside the binary64 range (PROTO-2)"
-    return 1, "not strict JSON (PROTO-2)"
+    return 1, _UNLOCATED
 
 
 def register(subparsers: Any) -> None:

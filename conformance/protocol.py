@@ -99,9 +99,6 @@ def _unique_pairs(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
     return out
 
 
-#: A `\\uD800`..`\\uDFFF` escape (either case); only such a line can decode to a lone surrogate.
-_SURROGATE_ESCAPE = re.compile(rb"\\u[dD][89a-fA-F][0-9a-fA-F]{2}")
-
 
 def lone_surrogate(value: Any) -> str | None:
     """The first string (value or key) in `value` holding an unpaired surrogate, or None."""
@@ -125,6 +122,35 @@ def encode(message: Message) -> bytes:
     return text.encode("utf-8") + b"\n"
 
 
+#: The same escape in decoded text, for `loads_strict`.
+_SURROGATE_ESCAPE_TEXT = re.compile(r"\\u[dD][89a-fA-F][0-9a-fA-F]{2}")
+
+
+def loads_strict(text: str) -> Any:
+    """JSON text read as PROTO-2 and PROTO-36 read a line (shared with `hrc diff`).
+
+    A violation (NaN, Infinity, a number outside binary64, a repeated key, nesting deeper than
+    MAX_DEPTH, an unpaired surrogate) raises ProtocolError; text that is not JSON raises
+    json.JSONDecodeError, or RecursionError when it nests beyond the parser's stack.
+    """
+    value = json.loads(
+        text,
+        parse_constant=_no_constants,
+        parse_float=_finite_float,
+        parse_int=_bounded_int,
+        object_pairs_hook=_unique_pairs,
+    )
+    if too_deep(value):
+        raise ProtocolError(f"arrays/objects nest deeper than {MAX_DEPTH} levels (PROTO-36)")
+    if _SURROGATE_ESCAPE_TEXT.search(text) is not None:
+        bad = lone_surrogate(value)
+        if bad is not None:
+            raise ProtocolError(
+                f"a string holds an unpaired surrogate (not valid Unicode): {_excerpt(bad)}"
+            )
+    return value
+
+
 def decode(line: bytes) -> Message:
     """Parse one line (without its terminator) into a message object with a string `type`."""
     try:
@@ -132,25 +158,11 @@ def decode(line: bytes) -> Message:
     except UnicodeDecodeError as exc:
         raise ProtocolError(f"line is not valid UTF-8: {exc}") from exc
     try:
-        value = json.loads(
-            text,
-            parse_constant=_no_constants,
-            parse_float=_finite_float,
-            parse_int=_bounded_int,
-            object_pairs_hook=_unique_pairs,
-        )
+        value = loads_strict(text)
     except ProtocolError:
         raise
     except (ValueError, RecursionError) as exc:
         raise ProtocolError(f"line is not JSON: {exc}: {_excerpt(text)}") from exc
-    if too_deep(value):
-        raise ProtocolError(f"arrays/objects nest deeper than {MAX_DEPTH} levels (PROTO-36)")
-    if _SURROGATE_ESCAPE.search(line) is not None:
-        bad = lone_surrogate(value)
-        if bad is not None:
-            raise ProtocolError(
-                f"a string holds an unpaired surrogate (not valid Unicode): {_excerpt(bad)}"
-            )
     if not isinstance(value, dict):
         raise ProtocolError(f"a message must be a JSON object, got: {_excerpt(text)}")
     if not isinstance(value.get("type"), str):

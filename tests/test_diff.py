@@ -65,17 +65,20 @@ def test_integers_compare_exactly(tmp_path: Path) -> None:
         ('{"a": {"x": 1,\n "y": {"x": 0},\n "x": 2}}', 3, "repeated key 'x'"),
         ('{"s": "NaN, \\"x\\": 1",\n "x": 1, "t": 2,\n "t": 3}', 3, "repeated key 't'"),
         ('{"a": "ok",\n "b": "\\ud800"}', 2, "unpaired surrogate"),
+        ('{"a": ' + "9" * 400 + "}", 1, "is outside the binary64 range"),
+        ('{"a": ' + "[" * 70 + "]" * 70 + "}", 1, "nest deeper than 64 levels"),
     ],
     ids=[
         "nan", "infinity", "minus-infinity", "overflow", "repeated-key", "decoy-in-string",
-        "surrogate",
+        "surrogate", "huge-integer", "too-deep",
     ],
 )
 def test_non_strict_json_is_rejected_with_path_and_line(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], text: str, line: int, why: str
 ) -> None:
-    """PROTO-33, PROTO-2 NaN, Infinity, a repeated key or a lone surrogate in either file is
-    an error at `path:line`, exit 2, exactly as the protocol rejects such a line."""
+    """PROTO-33, PROTO-2, PROTO-36 NaN, Infinity, a repeated key, a lone surrogate, a huge
+    integer or deep nesting in either file is an error at `path:line`, exit 2, exactly as the
+    protocol rejects such a line (one parser, protocol.loads_strict)."""
     bad, good = tmp_path / "bad.json", tmp_path / "good.json"
     bad.write_text(text, encoding="utf-8")
     good.write_text("{}", encoding="utf-8")
