@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -21,9 +21,10 @@ DEFAULTS: dict[str, Any] = {
     "rerank": True,
     "skipRetryLadder": False,
     "intentTable": "anchor",
+    "stopwordList": "anchor",
 }
 
-_KNOWN = {"query", "aliases", "weights", "stopwordList", *DEFAULTS}
+_KNOWN = {"query", "aliases", "weights", *DEFAULTS}
 
 
 @dataclass(frozen=True)
@@ -80,12 +81,12 @@ def _weight(weights: Mapping[str, Any], name: str) -> float:
         raise InvalidInput(f"request.weights.{name}: {exc}") from exc
 
 
-def _intent_table(obj: Mapping[str, Any]) -> str:
-    """PIPE-1, INTENT-13: a known intent table name; absent means "anchor"."""
+def _named_data(obj: Mapping[str, Any], name: str, check: Callable[[Any], str]) -> str:
+    """PIPE-1, OP-5: a named table or list (INTENT-13, DSL-22); absent or null is the default."""
     try:
-        return check_table_name(obj.get("intentTable", DEFAULTS["intentTable"]))
+        return check(optional(obj, name, DEFAULTS[name]))
     except InvalidInput as exc:
-        raise InvalidInput(f"request.intentTable: {exc}") from exc
+        raise InvalidInput(f"request.{name}: {exc}") from exc
 
 
 def parse_request(obj: Mapping[str, Any]) -> Request:
@@ -124,14 +125,6 @@ def parse_request(obj: Mapping[str, Any]) -> Request:
         rerank=_bool(obj, "rerank"),
         skip_retry_ladder=_bool(obj, "skipRetryLadder"),
         aliases=validate_aliases(obj.get("aliases")),
-        intent_table=_intent_table(obj),
-        stopword_list=_stopword_list(obj, check_list),
+        intent_table=_named_data(obj, "intentTable", check_table_name),
+        stopword_list=_named_data(obj, "stopwordList", check_list),
     )
-
-
-def _stopword_list(obj: Mapping[str, Any], check: Any) -> str:
-    """PIPE-1, DSL-22: the named stopword list; absent or null is the default `anchor`."""
-    try:
-        return str(check(obj.get("stopwordList")))
-    except InvalidInput as exc:
-        raise InvalidInput(f"request.{exc}") from exc

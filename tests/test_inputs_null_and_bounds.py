@@ -40,7 +40,8 @@ def test_every_integer_request_field_is_bounded(name: str) -> None:
 def test_null_request_fields_take_their_defaults() -> None:
     """OP-5, PIPE-1: null is absent, for every optional field and inside weights."""
     nulls = {k: None for k in ("mode", "topK", "candidateK", "rerankTopN", "rrfK", "weights",
-                               "rerank", "skipRetryLadder", "aliases")}
+                               "rerank", "skipRetryLadder", "aliases", "intentTable",
+                               "stopwordList")}
     assert parse_request({"query": "q", **nulls}) == parse_request({"query": "q"})
     weights = parse_request({"query": "q", "weights": {"bm25": None, "vector": 2}})
     assert (weights.bm25_weight, weights.vector_weight) == (1.0, 2.0)
@@ -110,6 +111,9 @@ def test_an_invalid_request_never_reaches_a_backend(request_: dict[str, Any]) ->
         ("trigram_search", {"tokens": ["a"], "chunks": [], "candidateK": None}),
         ("rerank", {"fused": [], "rerankTopN": None, "reranker": {"name": "r", "results": []}}),
         ("compile", {"query": "k8s", "aliases": None}),
+        ("compile", {"query": "k8s", "stopwordList": None}),
+        ("intent_detect", {"query": "tips", "table": None}),
+        ("intent_patterns", {"table": None}),
         ("search", {"request": {"query": "k8s"}, "backends": None}),
     ],
 )

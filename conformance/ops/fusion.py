@@ -82,7 +82,7 @@ def op_rrf(inp: JSON) -> JSON:
 
 def _table(inp: JSON) -> str:
     """INTENT-13: optional `table`, default "anchor"; an unknown name is invalid_input."""
-    return intent.check_table_name(inp.get("table", intent.DEFAULT_TABLE))
+    return intent.check_table_name(optional(inp, "table", intent.DEFAULT_TABLE))
 
 
 @operation("intent_patterns")

@@ -9,7 +9,9 @@ export const TABLES = ['anchor', 'hrc-1.0'];
 export const DEFAULT_TABLE = 'anchor';
 const FAMILIES = ['preference', 'concrete-fact'];
 
+// INTENT-13, OP-5: absent or null is the default table.
 export function checkTableName(v, field = 'table') {
+  if (v === undefined || v === null) return DEFAULT_TABLE;
   if (typeof v !== 'string' || !TABLES.includes(v)) {
     throw invalid(`${field} must be one of ${TABLES.join(', ')}, got ${JSON.stringify(v)}`);
   }

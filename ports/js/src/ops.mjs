@@ -16,7 +16,7 @@ import { isStopword, stopwordListName } from './stopwords.mjs';
 import { strongestTerm } from './strongest.mjs';
 import { fuse, validateK, validateWeight } from './rrf.mjs';
 import { trigrams, jaccard, trigramSearch } from './trigram.mjs';
-import { patterns, detect, reweight, checkTableName, DEFAULT_TABLE } from './intent.mjs';
+import { patterns, detect, reweight, checkTableName } from './intent.mjs';
 import { unanimity } from './unanimity.mjs';
 import { applyRerank } from './rerank.mjs';
 import { scriptedReranker } from './backends/scripted.mjs';
@@ -42,7 +42,7 @@ function uniqueIds(items, field) {
 
 // INTENT-13: optional `table`, default "anchor"; an unknown name is invalid_input.
 function intentTableInput(input) {
-  return input.table === undefined ? DEFAULT_TABLE : checkTableName(input.table, 'table');
+  return checkTableName(input.table, 'table');
 }
 
 export const OPS = {

@@ -6,7 +6,7 @@ import { parse, parseAliases, compileTokens } from './query.mjs';
 import { stopwordListName } from './stopwords.mjs';
 import { runBm25Leg } from './ladder.mjs';
 import { fuse } from './rrf.mjs';
-import { reweight, checkTableName, DEFAULT_TABLE } from './intent.mjs';
+import { reweight, checkTableName } from './intent.mjs';
 import { unanimity } from './unanimity.mjs';
 import { applyRerank } from './rerank.mjs';
 
@@ -67,7 +67,7 @@ export function validateRequest(request) {
     rerank: bool(request.rerank, 'rerank', true),
     skipRetryLadder: bool(request.skipRetryLadder, 'skipRetryLadder', false),
     // PIPE-1, INTENT-13: a known table name; absent means the anchor table.
-    intentTable: request.intentTable === undefined ? DEFAULT_TABLE : checkTableName(request.intentTable, 'request.intentTable'),
+    intentTable: checkTableName(request.intentTable, 'request.intentTable'),
   };
   const aliasTable = parseAliases(request.aliases, 'request.aliases');
   // DSL-22: one named stopword list for every stage that filters stopwords.
