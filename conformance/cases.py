@@ -26,6 +26,13 @@ class CaseFileError(ValueError):
     """A golden file is malformed; the message starts with `path:line:`."""
 
 
+def _invalid_yaml(rel: str, exc: yaml.YAMLError) -> CaseFileError:
+    """A YAML error as `path:line: invalid YAML: ...` (line 1 when the parser gives none)."""
+    mark = getattr(exc, "problem_mark", None)
+    line = mark.line + 1 if mark is not None else 1
+    return CaseFileError(f"{rel}:{line}: invalid YAML: {exc}")
+
+
 class SelectionError(ValueError):
     """A `--select` pattern matches no case."""
 
@@ -183,9 +190,7 @@ def check_yaml_bounds(text: str, rel: str) -> None:
                     "(aliases count once per use)"
                 )
     except yaml.YAMLError as exc:
-        mark = getattr(exc, "problem_mark", None)
-        where = mark.line + 1 if mark is not None else 1
-        raise CaseFileError(f"{rel}:{where}: invalid YAML: {exc}") from exc
+        raise _invalid_yaml(rel, exc) from exc
     finally:
         loader.dispose()
 
@@ -322,9 +327,7 @@ def load_text(
         _lint_node(node, rel)
         data = loader.construct_document(node)
     except yaml.YAMLError as exc:
-        mark = getattr(exc, "problem_mark", None)
-        line = mark.line + 1 if mark is not None else 1
-        raise CaseFileError(f"{rel}:{line}: invalid YAML: {exc}") from exc
+        raise _invalid_yaml(rel, exc) from exc
     finally:
         loader.dispose()
     errors = sorted(schema_validator("case-file.schema.json").iter_errors(data), key=str)
