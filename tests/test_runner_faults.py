@@ -11,14 +11,12 @@ import os
 from pathlib import Path
 
 import pytest
-from fake_adapters.support import FAST, IDS, fake, write_tiny_golden
+from fake_adapters.support import FAST, IDS, assert_accounted, fake, statuses, write_tiny_golden
 
 from conformance.cases import Case, case_files, load_all
 from conformance.runner import (
     BUDGET_EXHAUSTED,
-    OUTCOMES,
     AdapterSession,
-    RunResult,
     run_suite,
 )
 
@@ -26,18 +24,6 @@ from conformance.runner import (
 @pytest.fixture
 def cases(tmp_path: Path) -> list[Case]:
     return load_all(case_files(write_tiny_golden(tmp_path)))
-
-
-def statuses(run: RunResult) -> dict[str, str]:
-    return {r.case.id: r.status for r in run.results}
-
-
-def assert_accounted(run: RunResult) -> None:
-    """Every selected case has exactly one outcome, in order, and the counts add up."""
-    assert [r.case.id for r in run.results] == IDS
-    counts = run.counts()
-    assert set(counts) == set(OUTCOMES)
-    assert sum(counts.values()) == len(IDS)
 
 
 def test_correct_adapter_passes_every_case(cases: list[Case]) -> None:

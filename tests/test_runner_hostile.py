@@ -12,26 +12,16 @@ import time
 from pathlib import Path
 
 import pytest
-from fake_adapters.support import FAST, IDS, fake, write_tiny_golden
+from fake_adapters.support import FAST, IDS, assert_accounted, fake, statuses, write_tiny_golden
 
 from conformance import report
 from conformance.cases import Case, case_files, load_all
-from conformance.runner import OUTCOMES, RunResult, run_suite
+from conformance.runner import run_suite
 
 
 @pytest.fixture
 def cases(tmp_path: Path) -> list[Case]:
     return load_all(case_files(write_tiny_golden(tmp_path)))
-
-
-def statuses(run: RunResult) -> dict[str, str]:
-    return {r.case.id: r.status for r in run.results}
-
-
-def assert_accounted(run: RunResult) -> None:
-    assert [r.case.id for r in run.results] == IDS
-    assert sum(run.counts().values()) == len(IDS)
-    assert set(run.counts()) == set(OUTCOMES)
 
 
 def alive(pid: int) -> bool:

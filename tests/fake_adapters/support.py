@@ -5,7 +5,7 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from conformance.runner import RunOptions
+from conformance.runner import OUTCOMES, RunOptions, RunResult
 
 HERE = Path(__file__).resolve().parent
 
@@ -84,3 +84,16 @@ def write_tiny_golden(root: Path) -> Path:
 def fake(name: str, *args: str) -> list[str]:
     """argv running tests/fake_adapters/<name>.py with this interpreter (`-S`: fast start)."""
     return [sys.executable, "-S", str(HERE / f"{name}.py"), *args]
+
+
+def statuses(run: RunResult) -> dict[str, str]:
+    """Case id -> outcome of a run."""
+    return {r.case.id: r.status for r in run.results}
+
+
+def assert_accounted(run: RunResult) -> None:
+    """Every selected case has exactly one outcome, in order, and the counts add up."""
+    assert [r.case.id for r in run.results] == IDS
+    counts = run.counts()
+    assert set(counts) == set(OUTCOMES)
+    assert sum(counts.values()) == len(IDS)
