@@ -160,7 +160,7 @@ Needs: {language.tools}. JSON: {language.json_note}.
 ## Run it
 
 ```sh
-hrc run --adapter {launcher} --select {FIRST_CASES}    # 10 passed
+hrc run --adapter {launcher} --select {FIRST_CASES}    # every case passes
 hrc run --adapter {launcher}                                 # the rest is not_applicable
 ```
 
