@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from conformance import badge
-from conformance.cases import Case, CaseFileError, case_files, load_all
+from conformance.cases import Case, CaseFileError, load_file
 from conformance.clauses import Clause, defined_clauses
 from conformance.compare import drop_timings
 from conformance.matrix import Cell, Row, build, port_label
@@ -67,18 +67,22 @@ def _kit_spec() -> Path:
 
 
 def golden_cases(documents: list[dict[str, Any]]) -> dict[str, Case]:
-    """The cases the reports ran, by id, from each report's golden directory when it exists
-    here, else from the kit's; unreadable case files just mean no diff is shown."""
+    """The failing cases of the reports, by id, read from the case files their `source` names
+    (relative to the kit, or absolute); a file that cannot be read just means no diff."""
+    from reference.data import kit_root
+
     out: dict[str, Case] = {}
-    roots: list[Path | None] = []
+    files: dict[Path, Path | None] = {}
     for document in documents:
         where = document["suite"].get("golden")
         root = Path(where) if where and Path(where).is_dir() else None
-        if root not in roots:
-            roots.append(root)
-    for root in roots:
+        for case in document["cases"]:
+            if case["status"] in FAILING and case.get("source"):
+                name = Path(case["source"].rsplit(":", 1)[0])
+                files.setdefault(name if name.is_absolute() else kit_root() / name, root)
+    for path, root in files.items():
         try:
-            for case in load_all(case_files(root), root=root):
+            for case in load_file(path, root=root):
                 out.setdefault(case.id, case)
         except (CaseFileError, OSError):
             continue
