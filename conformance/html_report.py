@@ -298,6 +298,24 @@ def _case_html(
     return "".join(parts)
 
 
+def _not_applicable(document: dict[str, Any]) -> list[str]:
+    """The port's to-do list: not-applicable cases grouped by reason (missing op or capability)."""
+    reasons: dict[str, int] = {}
+    for case in document["cases"]:
+        if case["status"] == "not_applicable":
+            reason = (case.get("message") or "not applicable").splitlines()[0]
+            reasons[reason] = reasons.get(reason, 0) + 1
+    if not reasons:
+        return []
+    total = sum(reasons.values())
+    rows = "".join(
+        f"<li>{count} × {escape(reason)}</li>"
+        for reason, count in sorted(reasons.items(), key=lambda item: (-item[1], item[0]))
+    )
+    return [f'<details class="todo"><summary>{total} not applicable, by reason</summary>'
+            f"<ul>{rows}</ul></details>"]
+
+
 def _port_section(
     index: int,
     document: dict[str, Any],
@@ -322,6 +340,7 @@ def _port_section(
         bad = [f for f in check["files"] if f["status"] in ("stale", "unknown")]
         out.append("<p><b>data check failed (PROTO-29):</b> "
                    + ", ".join(escape(f"{f['name']} ({f['status']})") for f in bad) + "</p>")
+    out += _not_applicable(document)
     failing = [case for case in document["cases"] if case["status"] in FAILING]
     if not failing:
         out.append("<p>No failing case.</p></section>")

@@ -243,3 +243,17 @@ def test_html_report_in_headless_chromium(
 def test_the_selected_stage_has_cases(reports: tuple[Path, Path]) -> None:
     """The fixture's selection must hold cases, or the tests above would test nothing."""
     assert len(_load(reports[0])["cases"]) > 50
+
+
+def test_not_applicable_cases_are_grouped_by_reason() -> None:
+    """PROTO-7 The page lists the port's to-do list: not-applicable cases counted by reason."""
+    missing = "operation 'normalise' is not declared by the adapter"
+    document = {"cases": [
+        {"status": "not_applicable", "message": missing},
+        {"status": "not_applicable", "message": missing},
+        {"status": "not_applicable", "message": "capability 'sqlite-fts5' is not declared"},
+        {"status": "passed"},
+    ]}
+    (block,) = html_report._not_applicable(document)
+    assert "<summary>3 not applicable, by reason</summary>" in block
+    assert block.index(f"2 × {html.escape(missing)}") < block.index("1 × capability")
