@@ -179,7 +179,7 @@ h3{font-size:15px;margin:16px 0 6px}.muted{color:#666}
 .scroll{overflow-x:auto}table.matrix{border-collapse:collapse;margin:12px 0}
 .matrix th,.matrix td{border:1px solid #ccc;padding:4px 6px;font-size:13px;text-align:center;
 white-space:nowrap}
-.matrix th.port,.matrix td.port{text-align:left}
+.matrix th.port,.matrix td.port{text-align:left;position:sticky;left:0;background:#fff;z-index:1}
 .matrix td small{display:block;font-size:11px;color:#444}
 td.full{background:#d7f0d8}td.partial{background:#fff1c2}td.failing{background:#f8d0cc}
 td.na{background:#eee;color:#777}td.empty{color:#aaa}
