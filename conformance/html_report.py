@@ -450,6 +450,13 @@ def write_outputs(
     clause_url: str | None = None,
 ) -> list[Path]:
     """Write the HTML page and/or the badges; every target is checked before anything is written."""
+    if clause_url is not None:
+        try:
+            clause_url.format(file="rrf.md", line=1, id="RRF-1")
+        except (KeyError, IndexError, ValueError) as exc:
+            raise OutputError(
+                f"--clause-url {clause_url!r}: use only {{file}}, {{line}} and {{id}} ({exc!r})"
+            ) from exc
     targets: list[tuple[Path, str | None]] = []
     if badges is not None:
         targets += badge_targets(documents, badges)

@@ -155,7 +155,8 @@ def cmd_report(args: argparse.Namespace) -> int:
             return 2
         for path in written:
             print(f"hrc report: wrote {path}")
-        return 0
+        if not args.markdown:
+            return 0
     stages, rows = build(documents)
     render = render_markdown if args.markdown else render_text
     sys.stdout.write(render(stages, rows))

@@ -139,6 +139,7 @@ def test_badge_file_and_directory(
         (["--badge", "{tmp}/one.svg"], "one badge file needs one report (2 given)"),
         (["--html", "{tmp}/missing/r.html"], "cannot write: folder"),
         (["--html", "{tmp}/ok.html", "--badge", "{tmp}/missing/badges"], "cannot create"),
+        (["--html", "{tmp}/ok.html", "--clause-url", "x/{path}"], "use only {file}, {line}"),
     ],
 )
 def test_bad_output_paths_are_one_line_and_exit_2(
