@@ -338,6 +338,7 @@ def load_text(
         loc = "/".join(str(p) for p in where) or "(root)"
         raise CaseFileError(f"{rel}:{line}: schema violation at {loc}: {err.message}")
     data_dir = data_dir if data_dir is not None else kit_root() / "spec" / "data"
+    _check_op(data["op"], data_dir.parent, f"{rel}:{_line_of(node, ['op'])}")
     cases: list[Case] = []
     for i, raw in enumerate(data["cases"]):
         line = _line_of(node, ["cases", i])
@@ -433,9 +434,32 @@ def with_meaning(case: Case, fixture: list[str] | None) -> list[Case]:
     return [base, canonical]
 
 
+def _check_op(op: str, spec_dir: Path, where: str) -> None:
+    """PROTO-41: a case file's `op` must be an operation the spec defines."""
+    from conformance import known_ops
+
+    if not (spec_dir / "operations.md").is_file():
+        return  # a suite without its spec text: nothing to check the name against
+    core = known_ops.core_operations(spec_dir)
+    if not known_ops.is_known(op, core, spec_dir):
+        raise CaseFileError(
+            f"{where}: unknown operation {op!r} (spec/operations.md defines: "
+            f"{', '.join(sorted(core))})"
+        )
+
+
 def case_files(root: Path | None = None) -> list[Path]:
+    """Every *.yaml under the golden directory; a missing folder or one without a case file is
+    an error, never an empty suite (PROTO-41)."""
     base = root or golden_dir()
-    return sorted(p for p in base.rglob("*.yaml") if p.is_file())
+    if not base.exists():
+        raise CaseFileError(f"{base}: golden directory does not exist")
+    if not base.is_dir():
+        raise CaseFileError(f"{base}: golden directory is not a directory")
+    found = sorted(p for p in base.rglob("*.yaml") if p.is_file())
+    if not found:
+        raise CaseFileError(f"{base}: golden directory holds no case file (*.yaml)")
+    return found
 
 
 def load_all(files: Iterable[Path] | None = None, root: Path | None = None) -> list[Case]:
