@@ -20,7 +20,7 @@ from conformance.runner import CaseResult, RunResult
 
 _FAILURE = frozenset({"failed", "xpass"})
 _ERROR = frozenset({"errored", "crashed", "timed_out", "protocol_violation"})
-_SKIPPED = frozenset({"not_applicable", "xfail"})
+_SKIPPED = frozenset({"not_applicable", "xfail", "not_run"})
 _NOT_XML = re.compile("[^\u0009\u000a\u000d\u0020-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
 
 

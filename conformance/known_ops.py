@@ -37,8 +37,14 @@ def _core(path: Path) -> frozenset[str]:
 
 
 def core_operations(spec_dir: Path) -> frozenset[str]:
-    """Core operation names of the spec in `spec_dir` (its operations.md tables)."""
-    return _core((spec_dir / "operations.md").resolve())
+    """Core operation names of the spec in `spec_dir` (its operations.md tables); the kit's
+    when that spec has no operations.md (a suite that only adds profiles)."""
+    from reference.data import kit_root
+
+    path = spec_dir / "operations.md"
+    if not path.is_file():
+        path = kit_root() / "spec" / "operations.md"
+    return _core(path.resolve())
 
 
 def is_known(op: str, core: frozenset[str], spec_dir: Path) -> bool:

@@ -449,12 +449,16 @@ class Progress:
         self.total = total
         self.stream = stream
         self.done = 0
+        self.skipped_quietly = 0
         self.width = width
         isatty = getattr(stream, "isatty", None)
         self.tty = bool(isatty and isatty())
 
     def update(self, result: CaseResult) -> None:
         self.done += 1
+        if result.status == "not_run":  # counted in the footer; nothing to watch (PROTO-40)
+            self.skipped_quietly += 1
+            return
         if self.tty:
             digits = len(str(self.total))
             self.stream.write(
@@ -469,6 +473,6 @@ class Progress:
     def finish(self) -> None:
         if self.tty:
             self.stream.write("\r\x1b[K")
-        elif self.done % self.width:
+        elif (self.done - self.skipped_quietly) % self.width:
             self.stream.write("\n")
         self.stream.flush()

@@ -227,7 +227,8 @@ class AdapterSession:
             return
         assert last is not None
         self._abort(
-            f"adapter handshake failed after {attempts} attempt(s): {last.message}",
+            f"adapter handshake failed after {attempts} attempt(s) ({last.outcome}): "
+            f"{last.message}",
             tuple(last.stderr),
         )
 
