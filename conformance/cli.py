@@ -84,7 +84,9 @@ def main(argv: list[str] | None = None) -> int:
     if unknown and not getattr(handler, "accepts_any_arguments", False):
         return errors.emit(args.command, f"unrecognized arguments: {' '.join(unknown)}")
     try:
-        return handler(args)
+        status = handler(args)
+        sys.stdout.flush()  # a full disk shows here, as one line (PROTO-44)
+        return status
     except BrokenPipeError:  # `hrc ... | head`
         return 1
     except errors.HrcError as exc:

@@ -49,7 +49,7 @@ def os_message(exc: OSError, path: Path | str | None = None) -> str:
     reason = exc.strerror or str(exc)
     if exc.errno == errno.ENOSPC:
         reason = "no space left on device (the disk is full)"
-    return f"{name}: {reason}" if name is not None else reason
+    return f"{name}: {reason}" if name is not None else f"cannot write the output: {reason}"
 
 
 def check_writable(path: Path, what: str) -> None:
