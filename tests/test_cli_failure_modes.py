@@ -12,6 +12,7 @@ import re
 import shlex
 import subprocess
 import sys
+import xml.etree.ElementTree as ET
 from collections.abc import Callable
 from pathlib import Path
 
@@ -57,7 +58,9 @@ def test_missing_adapter_program_is_one_error_and_every_case_not_run(
     """PROTO-40 `--adapter no-such-binary`: one line with the cause, 6 cases not run, exit 2;
     the report accounts for every case as not_run."""
     out_json = tmp_path / "r.json"
-    code = cli.main(run_argv(golden, "no-such-binary", "--report-json", str(out_json)))
+    out_xml = tmp_path / "j.xml"
+    code = cli.main(run_argv(golden, "no-such-binary", "--report-json", str(out_json),
+                             "--junit", str(out_xml)))
     captured = capsys.readouterr()
     assert code == 2
     err = captured.err.strip().splitlines()
@@ -71,6 +74,10 @@ def test_missing_adapter_program_is_one_error_and_every_case_not_run(
     assert [c["status"] for c in document["cases"]] == ["not_run"] * len(IDS)
     assert document["summary"]["not_run"] == 6 and document["summary"]["ok"] is False
     assert "cannot start adapter" in document["aborted"]["message"]
+    suite = ET.parse(out_xml).getroot()[0]
+    assert suite.get("errors") == "1" and suite.get("skipped") == "6"
+    (start,) = [tc for tc in suite if tc.get("name") == "hrc-adapter-start"]
+    assert "cannot start adapter" in start[0].get("message", "")
 
 
 def test_failed_handshake_shows_the_cause_and_the_stderr_tail_once(
@@ -108,7 +115,8 @@ def _unknown_op(tmp_path: Path) -> Path:
     folder = tmp_path / "typo"
     (folder / "stage").mkdir(parents=True)
     (folder / "stage" / "cases.yaml").write_text(
-        "op: rff\ncases:\n- id: typo/rff/one\n  description: A typo in the operation name.\n  clauses: [RRF-1]\n"
+        "op: rff\ncases:\n- id: typo/rff/one\n"
+        "  description: A typo in the operation name.\n  clauses: [RRF-1]\n"
         "  input: {lists: []}\n  expect: {output: {results: []}}\n",
         encoding="utf-8",
     )
