@@ -353,8 +353,6 @@ def render_text(run: RunResult, suite: SuiteInfo, repro: str, quiet: bool = Fals
     Every line but the footer carries escaped text only, so the footer is the one line that
     starts with `hrc: ` (PROTO-37)."""
     parts: list[str] = []
-    if run.aborted is not None:
-        return aborted_text(run)
     if run.hello is not None and not quiet:
         h = run.hello
         parts.append(
@@ -371,6 +369,7 @@ def render_text(run: RunResult, suite: SuiteInfo, repro: str, quiet: bool = Fals
     for result in run.results:
         if result.status in FAILING:
             parts.append(failure_block(result, repro, quiet))
+    parts.append(aborted_block(run))
     parts.append(data_block(run))
     parts.append(require_block(run))
     parts.append(not_applicable.block(run.results))
@@ -387,16 +386,14 @@ def render_text(run: RunResult, suite: SuiteInfo, repro: str, quiet: bool = Fals
     return "".join(parts)
 
 
-def aborted_text(run: RunResult) -> str:
-    """PROTO-40: the run could not use the adapter: its stderr tail, then the footer (the
+def aborted_block(run: RunResult) -> str:
+    """PROTO-40: the adapter's stderr tail, once, when the run could not use the adapter (the
     error line itself goes to stderr, see `aborted_error`)."""
-    assert run.aborted is not None
-    _, stderr = run.aborted
-    lines = []
-    if stderr:
-        lines.append(f"adapter stderr (last {len(stderr)} lines):")
-        lines.extend(f"  | {printable(line)}" for line in stderr)
-    lines.append(run_summary(run)["footer"])
+    if run.aborted is None or not run.aborted[1]:
+        return ""
+    stderr = run.aborted[1]
+    lines = [f"adapter stderr (last {len(stderr)} lines):"]
+    lines.extend(f"  | {printable(line)}" for line in stderr)
     return "\n".join(lines) + "\n"
 
 

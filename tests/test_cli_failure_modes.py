@@ -336,3 +336,21 @@ def test_diff_refuses_an_incomplete_report(
     cut.write_text(json.dumps(document), encoding="utf-8")
     line = one_error(capsys, ["diff", str(path), str(cut)])
     assert "incomplete report" in line and "PROTO-26" in line
+
+
+def test_adapter_that_cannot_restart_mid_run_stops_the_run(
+    golden: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """PROTO-40 PROTO-17 When the adapter crashes and every restart fails its handshake, the
+    cases already run keep their outcomes (the crash shown as usual), the rest are not run, and
+    the run exits 2 with one error line."""
+    adapter = fake("start_once", str(tmp_path / "starts"), IDS[2])
+    code = cli.main(run_argv(golden, adapter))
+    captured = capsys.readouterr()
+    assert code == 2
+    err = captured.err.strip().splitlines()
+    assert len(err) == 1 and "handshake failed after 3 attempt(s) (crashed)" in err[0]
+    assert err[0].endswith("; 3 selected cases not run")
+    assert f"FAILED [crashed] {IDS[2]}" in captured.out
+    assert captured.out.count("fake: my build went missing") == 1
+    assert captured.out.splitlines()[-1] == "hrc: 2 passed, 1 failed, 0 skipped, 3 not run"
