@@ -470,6 +470,7 @@ def run_suite(
             results[index] = apply_expectation(violated, expected.get(case_id))
 
     stop: str | None = None
+    failing = 0
     try:
         for case in cases:
             if stop is None and session.aborted is not None:
@@ -483,7 +484,7 @@ def run_suite(
             charge_double_answers()
             if on_result is not None:
                 on_result(result)
-            failing = sum(r.status in FAILING for r in results)
+            failing += result.status in FAILING
             if stop is None and maxfail is not None and failing >= maxfail:
                 stop = f"not run: the run stopped after {failing} failing case(s) (--maxfail)"
     finally:
@@ -578,13 +579,18 @@ def register(subparsers: Any) -> None:
         "comma-separated; PROTO-42)",
     )
     p.add_argument(
-        "-x",
         "--maxfail",
-        nargs="?",
-        const=1,
         type=_at_least_one,
         metavar="N",
-        help="stop after N failing cases (-x: the first); the rest are not run",
+        help="stop after N failing cases; the rest are not run (PROTO-40)",
+    )
+    p.add_argument(
+        "-x",
+        "--exitfirst",
+        dest="maxfail",
+        action="store_const",
+        const=1,
+        help="stop after the first failing case (--maxfail 1)",
     )
     p.add_argument(
         "--update-expected-failures",

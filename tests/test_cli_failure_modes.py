@@ -229,7 +229,7 @@ def test_full_disk_is_one_line(tmp_path: Path) -> None:
 @pytest.mark.parametrize(("argv", "needle"), [
     (["run", "--bogus"], "hrc run: error: unrecognized arguments: --bogus"),
     (["run", "--timeout", "x"], "hrc run: error: argument --timeout: not a number: 'x'"),
-    (["run", "--maxfail", "0"], "hrc run: error: argument -x/--maxfail: must be >= 1"),
+    (["run", "--maxfail", "0"], "hrc run: error: argument --maxfail: must be >= 1"),
     (["nosuch"], "hrc: error: argument COMMAND: invalid choice: 'nosuch'"),
 ])
 def test_bad_arguments_are_one_line_without_usage(
