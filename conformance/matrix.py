@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from conformance import errors
 from conformance.report import ReportError, load
 
 
@@ -137,8 +138,7 @@ def cmd_report(args: argparse.Namespace) -> int:
     try:
         documents = [load(path) for path in args.reports]
     except ReportError as exc:
-        print(f"hrc report: {exc}", file=sys.stderr)
-        return 2
+        return errors.emit("report", str(exc))
     stages, rows = build(documents)
     render = render_markdown if args.markdown else render_text
     sys.stdout.write(render(stages, rows))
