@@ -31,7 +31,7 @@ def counts(document: dict[str, Any]) -> dict[str, int]:
         out["total"] += 1
         if case["status"] == "passed":
             out["passed"] += 1
-        elif case["status"] in FAILING:
+        elif case["status"] in FAILING or case["status"] == "not_run":
             out["failing"] += 1
         elif case["status"] == "not_applicable":
             out["not_applicable"] += 1
@@ -44,8 +44,10 @@ def data_failed(document: dict[str, Any]) -> bool:
 
 
 def colour(document: dict[str, Any]) -> str:
+    """Red also when the run says it is not ok (an aborted run, an unmet --require)."""
     c = counts(document)
-    if c["failing"] or data_failed(document) or c["total"] == 0:
+    run_ok = document.get("summary", {}).get("ok", True)
+    if c["failing"] or data_failed(document) or c["total"] == 0 or not run_ok:
         return RED
     if c["passed"] < c["total"]:
         return YELLOW

@@ -18,7 +18,7 @@ from html import escape
 from pathlib import Path
 from typing import Any
 
-from conformance import badge
+from conformance import badge, errors
 from conformance.cases import Case, CaseFileError, load_file
 from conformance.clauses import Clause, defined_clauses
 from conformance.compare import drop_timings
@@ -340,6 +340,10 @@ def _port_section(
         bad = [f for f in check["files"] if f["status"] in ("stale", "unknown")]
         out.append("<p><b>data check failed (PROTO-29):</b> "
                    + ", ".join(escape(f"{f['name']} ({f['status']})") for f in bad) + "</p>")
+    aborted = document.get("aborted")
+    if aborted:
+        out.append(f"<p><b>run aborted (PROTO-40):</b> {escape(str(aborted.get('message', '')))}"
+                   "</p>")
     out += _not_applicable(document)
     failing = [case for case in document["cases"] if case["status"] in FAILING]
     if not failing:
@@ -425,7 +429,7 @@ def _write(path: Path, text: str) -> None:
     try:
         path.write_text(text, encoding="utf-8", newline="\n")
     except OSError as exc:
-        raise OutputError(f"{path}: cannot write: {exc.strerror or exc}") from exc
+        raise OutputError(f"cannot write {errors.os_message(exc, path)}") from exc
 
 
 def badge_targets(documents: list[dict[str, Any]], where: Path) -> list[tuple[Path, str]]:
@@ -462,17 +466,18 @@ def write_outputs(
         targets += badge_targets(documents, badges)
     if html is not None:
         targets.append((html, None))
-    for path, _ in targets:
-        parent = path.parent
+    for path, text in targets:
         if path.parent == badges and badges.suffix.lower() != ".svg":
             continue  # the badge directory is created below
-        if not parent.is_dir():
-            raise OutputError(f"{path}: cannot write: folder {parent} does not exist")
+        try:  # PROTO-44: checked before anything is written
+            errors.check_writable(path, "--html" if text is None else "--badge")
+        except errors.HrcError as exc:
+            raise OutputError(str(exc)) from exc
     if badges is not None and badges.suffix.lower() != ".svg":
         try:
             badges.mkdir(parents=False, exist_ok=True)
         except OSError as exc:
-            raise OutputError(f"{badges}: cannot create: {exc.strerror or exc}") from exc
+            raise OutputError(f"--badge {badges}: cannot create: {exc.strerror or exc}") from exc
     written: list[Path] = []
     for path, text in targets:
         _write(path, text if text is not None else render(documents, clause_url=clause_url))

@@ -12,6 +12,7 @@ import json
 import sys
 from typing import Any
 
+from conformance import errors
 from reference.data import SpecDataError, kit_root
 
 
@@ -49,8 +50,7 @@ def cmd_data_path(args: argparse.Namespace) -> int:
     try:
         info = describe()
     except SpecDataError as exc:
-        print(f"hrc data-path: {exc}", file=sys.stderr)
-        return 2
+        return errors.emit("data-path", str(exc))
     if args.json:
         sys.stdout.write(json.dumps(info, indent=2, ensure_ascii=False) + "\n")
     else:

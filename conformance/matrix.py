@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from conformance import errors
 from conformance.report import ReportError, load
 
 
@@ -143,16 +144,14 @@ def cmd_report(args: argparse.Namespace) -> int:
     try:
         documents = [load(path) for path in args.reports]
     except ReportError as exc:
-        print(f"hrc report: {exc}", file=sys.stderr)
-        return 2
+        return errors.emit("report", str(exc))
     if args.html is not None or args.badge is not None:
         from conformance import html_report
 
         try:
             written = html_report.write_outputs(documents, args.html, args.badge, args.clause_url)
         except html_report.OutputError as exc:
-            print(f"hrc report: {exc}", file=sys.stderr)
-            return 2
+            return errors.emit("report", str(exc))
         for path in written:
             print(f"hrc report: wrote {path}")
         if not args.markdown:

@@ -158,6 +158,10 @@ class HrcCaseItem(pytest.Item):
     def runtest(self) -> None:
         session = _session(self.config)
         result = session.run_case(self.case)
+        if session.aborted is not None:  # PROTO-40: one error, not a failure per case
+            message, stderr = session.aborted
+            tail = "".join(f"\n  | {line}" for line in stderr)
+            pytest.exit(f"hrc: error: {message}{tail}", returncode=2)
         if result.status == "passed":
             return
         if result.status == "not_applicable":
@@ -191,9 +195,17 @@ class HrcCaseItem(pytest.Item):
 def _session(config: pytest.Config) -> AdapterSession:
     session = config.stash.get(_SESSION, None)
     if session is None:
-        argv = shlex.split(config.getoption("--hrc-adapter"))
+        from conformance.known_ops import known_operations
+        from conformance.runner import adapter_argv
+
+        golden = config.getoption("--hrc-golden")
+        try:
+            argv = adapter_argv(config.getoption("--hrc-adapter"))
+        except ValueError as exc:
+            raise pytest.UsageError(f"hrc: error: {exc}") from exc
         options = RunOptions(timeout=config.getoption("--hrc-timeout"))
-        session = AdapterSession(argv, options)
+        known = known_operations(spec_dir_for(Path(golden) if golden else None))
+        session = AdapterSession(argv, options, known)
         config.stash[_SESSION] = session
     return session
 

@@ -13,10 +13,11 @@ import argparse
 import re
 import shlex
 import stat
-import sys
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
+
+from conformance import errors
 
 SCAFFOLDS = Path(__file__).resolve().parent / "scaffolds"
 #: Template names ending in this lose it when written (keeps templates out of ruff and mypy).
@@ -239,8 +240,7 @@ def cmd_init_port(args: argparse.Namespace) -> int:
     try:
         written = init_port(args.language, args.directory, force=args.force)
     except ScaffoldError as exc:
-        print(f"hrc init-port: {exc}", file=sys.stderr)
-        return 2
+        return errors.emit("init-port", str(exc))
     launcher = shlex.quote(f"{args.directory.as_posix().rstrip('/')}/adapter")
     for path in written:
         print(f"wrote {path.as_posix()}")

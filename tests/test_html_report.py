@@ -137,7 +137,7 @@ def test_badge_file_and_directory(
     ("extra", "message"),
     [
         (["--badge", "{tmp}/one.svg"], "one badge file needs one report (2 given)"),
-        (["--html", "{tmp}/missing/r.html"], "cannot write: folder"),
+        (["--html", "{tmp}/missing/r.html"], "--html {tmp}/missing/r.html: folder"),
         (["--html", "{tmp}/ok.html", "--badge", "{tmp}/missing/badges"], "cannot create"),
         (["--html", "{tmp}/ok.html", "--clause-url", "x/{path}"], "use only {file}, {line}"),
     ],
@@ -151,7 +151,8 @@ def test_bad_output_paths_are_one_line_and_exit_2(
     argv += [a.replace("{tmp}", str(tmp_path)) for a in extra]
     assert cli.main(argv) == 2
     err = capsys.readouterr().err
-    assert err.startswith("hrc report: ") and message in err and err.count("\n") == 1
+    message = message.replace("{tmp}", str(tmp_path))
+    assert err.startswith("hrc report: error: ") and message in err and err.count("\n") == 1
     assert not (tmp_path / "ok.html").exists()
 
 

@@ -121,7 +121,7 @@ def test_unknown_language_is_one_line_and_exit_2(
 ) -> None:
     assert cli.main(["init-port", "cobol", str(tmp_path / "x")]) == 2
     err = capsys.readouterr().err
-    assert err.startswith("hrc init-port: unknown language 'cobol'; choose one of: python,")
+    assert err.startswith("hrc init-port: error: unknown language 'cobol'; choose one of: python,")
     assert err.count("\n") == 1
     assert not (tmp_path / "x").exists()
 
