@@ -30,6 +30,8 @@ SUBCOMMAND_MODULES: list[tuple[str, tuple[str, ...]]] = [
     ("conformance.selftest.cli", ("selftest",)),
     ("conformance.properties", ("properties",)),
     ("conformance.eval", ("eval",)),
+    ("conformance.scaffold", ("init-port",)),
+    ("conformance.kitpaths", ("data-path",)),
 ]
 
 
