@@ -1,0 +1,11 @@
+"""Profile `scoped-fusion` (spec/profiles/scoped-fusion.md, SCOPE-*): seed 003's scoped,
+weighted fusion — the 0..maxWeight weight range, scoping of every leg by `metadata.scope`, the
+`excludeIds` exclusion before fusion and the BM25 leg's `candidateK × headroom` ask."""
+
+from __future__ import annotations
+
+from reference.profiles.scoped_fusion.ops import filter_op
+
+VERSION = "1.0.0"
+
+OPERATIONS = {"scoped-fusion.filter": filter_op}
