@@ -2268,3 +2268,121 @@ def _metrics_missing_query_ignored() -> None:
         return replace(out, queries=rows, mean=mean)
 
     swap(m, "evaluate", evaluate)
+
+
+# -- profile scoped-fusion (SCOPE) -------------------------------------------------------------
+
+
+@mutant(
+    "scoped-missing-scope-wildcard",
+    "SCOPE-3",
+    "a candidate without metadata.scope passes every scope filter",
+)
+def _scoped_missing_scope_wildcard() -> None:
+    f = _mod("reference.profiles.scoped_fusion.scope_filter")
+    original = f.removal_reason
+
+    def removal_reason(hit: Any, options: Any) -> str | None:
+        if options.scopes is not None and f.SCOPE_FIELD not in hit.metadata:
+            return f.EXCLUDED if hit.id in options.exclude_ids else None
+        return original(hit, options)
+
+    swap(f, "removal_reason", removal_reason)
+
+
+@mutant(
+    "scoped-empty-scopes-unrestricted",
+    "SCOPE-4",
+    "scopes: [] is read as 'no restriction' (the JavaScript `if (ids && ids.length)` idiom)",
+)
+def _scoped_empty_scopes_unrestricted() -> None:
+    o = _mod("reference.profiles.scoped_fusion.options")
+    original = o.parse_options
+
+    def parse_options(obj: Any, where: str = "request.profiles.scoped-fusion") -> Any:
+        out = original(obj, where)
+        return replace(out, scopes=None) if out.scopes == frozenset() else out
+
+    swap(o, "parse_options", parse_options)
+
+
+@mutant(
+    "scoped-dense-ties-ascending",
+    "SCOPE-15",
+    "equal dense scores are ordered by id ascending instead of the seed's descending",
+)
+def _scoped_dense_ties_ascending() -> None:
+    d = _mod("reference.profiles.scoped_fusion.dense_hits")
+
+    def dense_hits(nodes: Any, words: Any, limit: int) -> list[Any]:
+        hits = [
+            d.DenseHit(n.id, n.activation + d.overlap(n.label, words) * 0.5,
+                       d.overlap(n.label, words))
+            for n in d.preselect(nodes, limit)
+        ]
+        hits.sort(key=lambda h: h.id)
+        hits.sort(key=lambda h: h.score, reverse=True)
+        return hits[:limit]
+
+    swap(d, "dense_hits", dense_hits)
+
+
+@mutant(
+    "scoped-dense-preselect-ties-descending",
+    "SCOPE-13",
+    "the activation pre-selection breaks ties by id descending (SQL leaves them open)",
+)
+def _scoped_dense_preselect_desc() -> None:
+    d = _mod("reference.profiles.scoped_fusion.dense_hits")
+
+    def preselect(nodes: Sequence[Any], limit: int) -> list[Any]:
+        active = [n for n in nodes if n.activation > 0.0]
+        active.sort(key=lambda n: n.id, reverse=True)
+        active.sort(key=lambda n: n.activation, reverse=True)
+        return active[: 3 * limit]
+
+    swap(d, "preselect", preselect)
+
+
+@mutant(
+    "scoped-dense-no-preselection",
+    "SCOPE-13",
+    "every active node is scored, not only the 3 x limit most activated",
+)
+def _scoped_dense_no_preselection() -> None:
+    d = _mod("reference.profiles.scoped_fusion.dense_hits")
+
+    def preselect(nodes: Sequence[Any], limit: int) -> list[Any]:
+        return [n for n in nodes if n.activation > 0.0]
+
+    swap(d, "preselect", preselect)
+
+
+@mutant(
+    "scoped-dense-words-lowercased",
+    "SCOPE-14",
+    "query words are lowercased like the label before the substring test",
+)
+def _scoped_dense_words_lowercased() -> None:
+    d = _mod("reference.profiles.scoped_fusion.dense_hits")
+    original = d.overlap
+
+    def overlap(label: str, words: Sequence[str]) -> int:
+        return int(original(label, [w.lower() for w in words]))
+
+    swap(d, "overlap", overlap)
+
+
+@mutant(
+    "scoped-dense-distinct-words",
+    "SCOPE-14",
+    "a repeated query word counts once (overlap over the set of words)",
+)
+def _scoped_dense_distinct_words() -> None:
+    d = _mod("reference.profiles.scoped_fusion.dense_hits")
+    original = d.overlap
+
+    def overlap(label: str, words: Sequence[str]) -> int:
+        return int(original(label, list(dict.fromkeys(words))))
+
+    swap(d, "overlap", overlap)

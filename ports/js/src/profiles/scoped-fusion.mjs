@@ -2,6 +2,7 @@
 // every leg by metadata.scope, the excludeIds exclusion before fusion, the BM25 headroom.
 import { invalid } from '../errors.mjs';
 import { isObject, isAbsent, requireArray, wholeNumber, candidate, MAX_INTEGER } from '../validate.mjs';
+import { lower, compareCodePoints } from '../text.mjs';
 
 export const NAME = 'scoped-fusion';
 export const VERSION = '1.0.0';
@@ -84,4 +85,47 @@ function filterOp(input) {
   return { kept: kept.map((h) => h.id), removed: out.removed };
 }
 
-export const OPERATIONS = { 'scoped-fusion.filter': filterOp };
+// SCOPE-15: nodes {id, label?, activation} with distinct non-empty ids.
+function parseNodes(v) {
+  requireArray(v, 'nodes');
+  const seen = new Set();
+  return v.map((n, i) => {
+    const at = `nodes[${i}]`;
+    if (!isObject(n)) throw invalid(`${at} must be an object`);
+    if (typeof n.id !== 'string' || n.id === '') throw invalid(`${at}.id must be a non-empty string`);
+    if (seen.has(n.id)) throw invalid(`${at}.id ${JSON.stringify(n.id)} is repeated`);
+    seen.add(n.id);
+    const label = isAbsent(n.label) ? '' : n.label;
+    if (typeof label !== 'string') throw invalid(`${at}.label must be a string`);
+    if (typeof n.activation !== 'number' || !Number.isFinite(n.activation)) throw invalid(`${at}.activation must be a finite number`);
+    return { id: n.id, label, activation: n.activation };
+  });
+}
+
+// SCOPE-13..15: seed 002's dense list.
+export function denseHits(nodes, words, limit) {
+  const pre = nodes
+    .filter((n) => n.activation > 0)
+    .sort((a, b) => (b.activation - a.activation) || compareCodePoints(a.id, b.id))
+    .slice(0, Math.min(3 * limit, MAX_INTEGER));
+  const scored = pre.map((n) => {
+    const lowered = lower(n.label);
+    let overlap = 0;
+    for (const w of words) if (lowered.includes(w)) overlap += 1;
+    return { id: n.id, score: n.activation + overlap * 0.5, overlap };
+  });
+  scored.sort((a, b) => (a.score === b.score ? compareCodePoints(b.id, a.id) : b.score - a.score));
+  return scored.slice(0, limit);
+}
+
+function denseHitsOp(input) {
+  const nodes = parseNodes(input.nodes);
+  const words = requireArray(input.queryWords, 'queryWords');
+  words.forEach((w, i) => {
+    if (typeof w !== 'string') throw invalid(`queryWords[${i}] must be a string`);
+  });
+  const limit = isAbsent(input.limit) ? 20 : wholeNumber(input.limit, 'limit');
+  return { hits: denseHits(nodes, words, limit) };
+}
+
+export const OPERATIONS = { 'scoped-fusion.filter': filterOp, 'scoped-fusion.dense_hits': denseHitsOp };
