@@ -6,9 +6,12 @@ as an optional operation, seed 002's dense list (activation + 0.5 × label overl
 from __future__ import annotations
 
 from reference.profiles.scoped_fusion.dense_hits import dense_hits_op
+from reference.profiles.scoped_fusion.hooks import PIPELINE
 from reference.profiles.scoped_fusion.ops import filter_op
 
 VERSION = "1.0.0"
+
+__all__ = ["OPERATIONS", "PIPELINE", "VERSION"]
 
 OPERATIONS = {
     "scoped-fusion.filter": filter_op,

@@ -129,3 +129,38 @@ function denseHitsOp(input) {
 }
 
 export const OPERATIONS = { 'scoped-fusion.filter': filterOp, 'scoped-fusion.dense_hits': denseHitsOp };
+
+// SCOPE-11: the leg's trace row, created on the leg's first backend call.
+function legRow(call, leg) {
+  const legs = call.trace.legs ?? (call.trace.legs = {});
+  if (!Object.hasOwn(legs, leg)) legs[leg] = { limit: 0, searches: 0, returned: 0, outOfScope: 0, excluded: 0 };
+  return legs[leg];
+}
+
+// PIPE-11 hooks: SCOPE-2 (adjustWeights), SCOPE-7 (legLimit), SCOPE-6/8/11 (filterLeg).
+export const PIPELINE = {
+  parseRequest: (options) => parseOptions(options),
+  adjustWeights(call, query, weights) {
+    checkWeights(weights, call.options);
+    if (!call.trace.legs) call.trace.legs = {};
+    return weights;
+  },
+  legLimit(call, leg, n) {
+    const limit = leg === 'bm25' ? bm25Limit(n, call.options) : n;
+    legRow(call, leg).limit = limit;
+    return limit;
+  },
+  filterLeg(call, leg, hits) {
+    const { kept, removed } = filterHits(hits, call.options);
+    const row = legRow(call, leg);
+    row.searches += 1;
+    row.returned += hits.length;
+    for (const r of removed) {
+      if (r.reason === OUT_OF_SCOPE) row.outOfScope += 1;
+      else row.excluded += 1;
+    }
+    return kept;
+  },
+};
+
+export const SCOPED_FUSION = { name: NAME, version: VERSION, operations: OPERATIONS, pipeline: PIPELINE };
