@@ -170,3 +170,71 @@ func opScopedFilter(in map[string]any) (map[string]any, error) {
 	}
 	return map[string]any{"kept": ids, "removed": rem}, nil
 }
+
+// scopedRow is SCOPE-11: the leg's trace row, created on the leg's first backend call.
+func scopedRow(c *ProfileCall, leg string) map[string]any {
+	legs, ok := c.Trace["legs"].(map[string]any)
+	if !ok {
+		legs = map[string]any{}
+		c.Trace["legs"] = legs
+	}
+	row, ok := legs[leg].(map[string]any)
+	if !ok {
+		row = map[string]any{"limit": int64(0), "searches": int64(0), "returned": int64(0),
+			"outOfScope": int64(0), "excluded": int64(0)}
+		legs[leg] = row
+	}
+	return row
+}
+
+func scopedAdd(row map[string]any, key string, n int) {
+	row[key] = row[key].(int64) + int64(n)
+}
+
+func init() {
+	RegisterProfile(&Profile{
+		Name:    "scoped-fusion",
+		Version: ScopedFusionVersion,
+		Operations: map[string]handler{
+			"scoped-fusion.filter":     opScopedFilter,
+			"scoped-fusion.dense_hits": opDenseHits,
+		},
+		Pipeline: &PipelineHooks{
+			ParseRequest: func(options map[string]any) (any, error) {
+				return ParseScopedOptions(options, "request.profiles.scoped-fusion")
+			},
+			// SCOPE-2: every weight at most maxWeight; the trace's legs start here (SCOPE-11).
+			CheckWeights: func(c *ProfileCall, w Weights) error {
+				if _, ok := c.Trace["legs"]; !ok {
+					c.Trace["legs"] = map[string]any{}
+				}
+				return scopedCheckWeights(map[string]float64{"bm25": w.BM25, "vector": w.Vector, "graph": w.Graph},
+					c.Options.(ScopedOptions))
+			},
+			// SCOPE-7: BM25 asks candidateK × headroom, the other legs candidateK.
+			LegLimit: func(c *ProfileCall, leg string, n int64) int64 {
+				limit := n
+				if leg == "bm25" {
+					limit = scopedBM25Limit(n, c.Options.(ScopedOptions))
+				}
+				scopedRow(c, leg)["limit"] = limit
+				return limit
+			},
+			// SCOPE-6, SCOPE-8, SCOPE-11: one backend answer's filter, counted in the leg's row.
+			FilterLeg: func(c *ProfileCall, leg string, hits []Candidate) []Candidate {
+				kept, removed := scopeFilter(hits, c.Options.(ScopedOptions))
+				row := scopedRow(c, leg)
+				scopedAdd(row, "searches", 1)
+				scopedAdd(row, "returned", len(hits))
+				for _, r := range removed {
+					if r.Reason == scopeOutOfScope {
+						scopedAdd(row, "outOfScope", 1)
+					} else {
+						scopedAdd(row, "excluded", 1)
+					}
+				}
+				return kept
+			},
+		},
+	})
+}
