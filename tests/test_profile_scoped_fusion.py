@@ -6,10 +6,12 @@ also checked end to end by golden/profiles/scoped-fusion/search.yaml.
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
-from reference.profiles.scoped_fusion.options import parse_options
 from reference.profiles.scoped_fusion.ops import filter_op
+from reference.profiles.scoped_fusion.options import parse_options
 from reference.profiles.scoped_fusion.scope_filter import (
     bm25_limit,
     check_weights,
@@ -57,7 +59,7 @@ def test_scope_2_weight_range() -> None:
     """SCOPE-2: a weight above maxWeight is rejected; maxWeight itself is accepted."""
     opts = parse_options({})
     check_weights({"bm25": 5.0, "vector": 0.0}, opts)
-    with pytest.raises(InvalidInput, match="weights.vector"):
+    with pytest.raises(InvalidInput, match=r"weights\.vector"):
         check_weights({"bm25": 1.0, "vector": 5.000000000000001}, opts)
     check_weights({"bm25": 7.0}, parse_options({"maxWeight": 10}))
 
@@ -97,3 +99,62 @@ def test_scope_12_operation() -> None:
         }
     )
     assert out == {"kept": ["a", "b"], "removed": [{"id": "r", "reason": "excluded"}]}
+
+
+def _search(request: dict[str, Any], backends: dict[str, Any]) -> dict[str, Any]:
+    from conformance.ops.pipeline import op_search
+
+    return op_search({"request": request, "backends": backends})
+
+
+def _hits(*specs: tuple[str, str | None]) -> list[dict[str, Any]]:
+    return [
+        {"id": i, "path": f"{i}.md", **({} if s is None else {"metadata": {"scope": s}})}
+        for i, s in specs
+    ]
+
+
+def test_scope_8_filtered_to_zero_starts_the_ladder() -> None:
+    """SCOPE-8: an initial search whose hits are all out of scope counts as zero hits."""
+    out = _search(
+        {"query": "kubernetes helm", "mode": "bm25",
+         "profiles": {"scoped-fusion": {"scopes": ["s1"]}}},
+        {"bm25": {"responses": {
+            '"kubernetes" OR "helm"': _hits(("o", "s2")),
+            '"kubernetes"': _hits(("a", "s1")),
+        }}},
+    )
+    rows = out["trace"]["bm25"]["attempts"]
+    assert [(r["rung"], r["hits"]) for r in rows[:2]] == [("initial", 0), ("strongest_term", 1)]
+    assert [r["id"] for r in out["results"]] == ["a"]
+
+
+def test_scope_9_10_11_filtered_lists_feed_every_later_stage() -> None:
+    """SCOPE-9: fusion and unanimity read the filtered lists; SCOPE-10: no extra cut beyond
+    topK; SCOPE-11: the trace rows count the legs' calls."""
+    out = _search(
+        {"query": "kubernetes", "mode": "hybrid", "topK": 2,
+         "profiles": {"scoped-fusion": {"excludeIds": ["x"]}}},
+        {"bm25": {"responses": {'"kubernetes"': _hits(("x", None), ("a", None), ("b", None))}},
+         "embedder": True, "vector": {"hits": _hits(("x", None), ("c", None))},
+         "reranker": {"name": "scripted", "results": []}},
+    )
+    assert [r["id"] for r in out["results"]] == ["a", "c"]
+    trace = out["trace"]
+    assert trace["unanimity"]["agreements"] == 0  # {a, b} against {c}: x, excluded, never votes
+    assert trace["profiles"]["scoped-fusion"] == {"legs": {
+        "bm25": {"limit": 120, "searches": 1, "returned": 3, "outOfScope": 0, "excluded": 1},
+        "vector": {"limit": 60, "searches": 1, "returned": 2, "outOfScope": 0, "excluded": 1},
+    }}
+
+
+def test_scope_13_14_15_dense_hits() -> None:
+    """SCOPE-13: pre-selection by activation (ties by id ascending); SCOPE-14: overlap and one
+    float addition; SCOPE-15: score ties by id descending."""
+    from reference.profiles.scoped_fusion.dense_hits import Node, dense_hits, overlap
+
+    assert overlap("Pricing Tiers", ["tier", "pricing", "Pricing", "", "tier"]) == 4
+    nodes = [Node("d", "match", 0.5), Node("c", "", 0.5), Node("b", "", 0.5), Node("a", "", 0.5)]
+    assert [h.id for h in dense_hits(nodes, ["match"], 1)] == ["c"]
+    tied = dense_hits([Node("p", "w", 0.8), Node("q", "wx", 0.3)], ["w", "x"], 2)
+    assert [(h.id, h.score) for h in tied] == [("q", 1.3), ("p", 1.3)]

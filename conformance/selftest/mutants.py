@@ -2284,8 +2284,9 @@ def _scoped_missing_scope_wildcard() -> None:
 
     def removal_reason(hit: Any, options: Any) -> str | None:
         if options.scopes is not None and f.SCOPE_FIELD not in hit.metadata:
-            return f.EXCLUDED if hit.id in options.exclude_ids else None
-        return original(hit, options)
+            return str(f.EXCLUDED) if hit.id in options.exclude_ids else None
+        reason: str | None = original(hit, options)
+        return reason
 
     swap(f, "removal_reason", removal_reason)
 
@@ -2386,6 +2387,96 @@ def _scoped_dense_distinct_words() -> None:
         return int(original(label, list(dict.fromkeys(words))))
 
     swap(d, "overlap", overlap)
+
+
+def _scoped_pipeline(**changes: Any) -> None:
+    """Replace some of scoped-fusion's pipeline hooks (the pipeline reads PIPELINE per search)."""
+    pkg = _mod("reference.profiles.scoped_fusion")
+    set_attr(pkg, "PIPELINE", replace(pkg.PIPELINE, **changes))
+
+
+@mutant(
+    "scoped-no-headroom",
+    "SCOPE-7",
+    "the BM25 leg asks candidateK, as the core does, so the filter under-serves it",
+)
+def _scoped_no_headroom() -> None:
+    f = _mod("reference.profiles.scoped_fusion.scope_filter")
+    swap(f, "bm25_limit", lambda candidate_k, options: candidate_k)
+
+
+@mutant(
+    "scoped-headroom-every-leg",
+    "SCOPE-7",
+    "the vector (and graph) leg asks candidateK x headroom too, not only BM25",
+)
+def _scoped_headroom_every_leg() -> None:
+    h = _mod("reference.profiles.scoped_fusion.hooks")
+    f = _mod("reference.profiles.scoped_fusion.scope_filter")
+    swap(h, "leg_limit", lambda options, leg, candidate_k: f.bm25_limit(candidate_k, options))
+
+
+@mutant(
+    "scoped-weights-clamped",
+    "SCOPE-2",
+    "a weight above maxWeight is clamped to it instead of rejected",
+)
+def _scoped_weights_clamped() -> None:
+    def adjust(call: Any, query: str, weights: dict[str, float]) -> dict[str, float]:
+        call.trace.setdefault("legs", {})
+        return {k: min(v, call.options.max_weight) for k, v in weights.items()}
+
+    _scoped_pipeline(adjust_weights=adjust)
+
+
+@mutant(
+    "scoped-filter-after-fusion",
+    "SCOPE-6",
+    "the legs are fused unfiltered and the fused list is filtered (merged metadata, old ranks)",
+)
+def _scoped_filter_after_fusion() -> None:
+    h = _mod("reference.profiles.scoped_fusion.hooks")
+    f = _mod("reference.profiles.scoped_fusion.scope_filter")
+    original = h.filter_hits
+    set_attr(h, "filter_hits", lambda hits, options: f.Filtered(kept=list(hits)))
+
+    def after_fusion(options: Any, items: list[Any]) -> list[Any]:
+        kept = original([item.candidate for item in items], options).kept
+        ids = {c.id for c in kept}
+        return [item for item in items if item.id in ids]
+
+    swap(h, "after_fusion", after_fusion)
+
+
+@mutant(
+    "scoped-filter-after-ladder",
+    "SCOPE-8",
+    "BM25 hits are filtered once, after the ladder, so an all-removed initial search ends the leg",
+)
+def _scoped_filter_after_ladder() -> None:
+    h = _mod("reference.profiles.scoped_fusion.hooks")
+    f = _mod("reference.profiles.scoped_fusion.scope_filter")
+    p = _mod("reference.pipeline")
+    original_filter = h.filter_hits
+    original_run = p._run_bm25
+    in_bm25 = [False]
+
+    def filter_hits(hits: Any, options: Any) -> Any:
+        return f.Filtered(kept=list(hits)) if in_bm25[0] else original_filter(hits, options)
+
+    def run_bm25(req: Any, backends: Any, query: str, profiles: Any) -> Any:
+        in_bm25[0] = True
+        try:
+            result = original_run(req, backends, query, profiles)
+        finally:
+            in_bm25[0] = False
+        for _, call in profiles.calls:
+            if call.name == "scoped-fusion":
+                result.hits = original_filter(result.hits, call.options).kept
+        return result
+
+    set_attr(h, "filter_hits", filter_hits)
+    swap(p, "_run_bm25", run_bm25)
 
 
 @mutant(

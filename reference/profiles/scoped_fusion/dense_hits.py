@@ -92,7 +92,8 @@ def nodes_from_json(value: object) -> list[Node]:
 
 
 def dense_hits_op(inp: Mapping[str, Any]) -> dict[str, Any]:
-    """`scoped-fusion.dense_hits` `{nodes, queryWords, limit?}` -> `{hits: [{id, score, overlap}]}`."""
+    """`scoped-fusion.dense_hits` `{nodes, queryWords, limit?}` -> `{hits: [{id, score,
+    overlap}]}` (SCOPE-13..15)."""
     nodes = nodes_from_json(inp.get("nodes"))
     words = inp.get("queryWords")
     if not isinstance(words, list) or not all(isinstance(w, str) for w in words):

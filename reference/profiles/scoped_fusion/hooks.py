@@ -11,8 +11,6 @@ from collections.abc import Mapping
 from typing import Any
 
 from reference.profile_hooks import PipelineHooks, ProfileCall
-from reference.types import Candidate
-
 from reference.profiles.scoped_fusion.options import Options, parse_options
 from reference.profiles.scoped_fusion.scope_filter import (
     EXCLUDED,
@@ -21,6 +19,7 @@ from reference.profiles.scoped_fusion.scope_filter import (
     check_weights,
     filter_hits,
 )
+from reference.types import Candidate
 
 
 def _row(call: ProfileCall, leg: str) -> dict[str, int]:

@@ -1,13 +1,12 @@
-"""The profile's operation `scoped-fusion.filter` (SCOPE-6, SCOPE-7; spec/profiles/scoped-fusion.md)."""
+"""The operation `scoped-fusion.filter` (SCOPE-6, SCOPE-7; spec/profiles/scoped-fusion.md)."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from reference.types import candidates_from_json, optional, whole_number
-
 from reference.profiles.scoped_fusion.options import parse_options
 from reference.profiles.scoped_fusion.scope_filter import filter_hits
+from reference.types import candidates_from_json, optional, whole_number
 
 JSON = dict[str, Any]
 

@@ -8,9 +8,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
-from reference.types import Candidate, InvalidInput, MAX_INTEGER
-
 from reference.profiles.scoped_fusion.options import Options
+from reference.types import MAX_INTEGER, Candidate, InvalidInput
 
 #: SCOPE-6: the metadata field that carries a candidate's scope.
 SCOPE_FIELD = "scope"
