@@ -14,8 +14,9 @@
 import { invalid } from './errors.mjs';
 import { isObject } from './validate.mjs';
 import { compareCodePoints } from './text.mjs';
+import { SCOPED_FUSION } from './profiles/scoped-fusion.mjs';
 
-const PROFILE_MODULES = [];
+const PROFILE_MODULES = [SCOPED_FUSION];
 
 export const PROFILES = new Map(PROFILE_MODULES.map((p) => [p.name, p]));
 
