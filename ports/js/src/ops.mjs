@@ -23,6 +23,7 @@ import { scriptedReranker } from './backends/scripted.mjs';
 import { scriptedBackends } from './backends/scripted.mjs';
 import { search } from './pipeline.mjs';
 import { BACKEND_OPS, sqliteOps } from './backendops.mjs';
+import { TEMPORAL_OPS } from './temporal.mjs';
 import { parseRun, parseQrels, parseK, evaluate } from './metrics.mjs';
 
 function fusedItem(v, field) {
@@ -164,6 +165,7 @@ export const OPS = {
     return search(input.request, backends);
   },
   ...BACKEND_OPS,
+  ...TEMPORAL_OPS,
 };
 
 // Capabilities that need no optional dependency (BACKEND-20..24, BACKEND-33..35).
