@@ -15,9 +15,6 @@ import (
 // TemporalVersion is the profile version this port implements (PROFILE-2).
 const TemporalVersion = "1.0.0"
 
-// ProfileVersions lists the profiles this port implements, for the hello (PROTO-31).
-var ProfileVersions = map[string]string{"temporal": TemporalVersion}
-
 type temporalRecogniser struct {
 	name string
 	re   *regexp.Regexp
@@ -409,7 +406,37 @@ func opTemporalExpand(in map[string]any) (map[string]any, error) {
 		"resolved": e.Resolved, "augmentedQuery": e.AugmentedQuery}, nil
 }
 
+// TEMPORAL-21: request.profiles.temporal is {questionDate?}.
+func temporalParseRequest(options map[string]any) (any, error) {
+	for k := range options {
+		if k != "questionDate" {
+			return nil, invalid("request.profiles.temporal: unknown option %s", k)
+		}
+	}
+	return questionDateInput(options, "request.profiles.temporal.")
+}
+
+// temporalRewrite: the query becomes augmentedQuery; the trace records the expansion.
+func temporalRewrite(c *ProfileCall, query string) string {
+	qd, _ := c.Options.(*string)
+	e := ExpandTemporal(query, qd)
+	var given any
+	if qd != nil {
+		given = *qd
+	}
+	c.Trace["questionDate"] = given
+	c.Trace["expandedQuery"] = e.ExpandedQuery
+	c.Trace["dateHints"] = e.DateHints
+	c.Trace["resolved"] = e.Resolved
+	c.Trace["augmentedQuery"] = e.AugmentedQuery
+	return e.AugmentedQuery
+}
+
 func init() {
-	handlers["temporal.expand"] = opTemporalExpand
-	capabilities = append(capabilities, "profile:temporal")
+	RegisterProfile(&Profile{
+		Name:       "temporal",
+		Version:    TemporalVersion,
+		Operations: map[string]handler{"temporal.expand": opTemporalExpand},
+		Pipeline:   &PipelineHooks{ParseRequest: temporalParseRequest, RewriteQuery: temporalRewrite},
+	})
 }

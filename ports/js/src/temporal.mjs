@@ -220,9 +220,30 @@ export function questionDateInput(v, where = 'questionDate') {
   return v;
 }
 
-export const TEMPORAL_OPS = {
-  'temporal.expand'(input) {
-    if (typeof input.query !== 'string') throw invalid('query must be a string');
-    return expandTemporal(input.query, questionDateInput(input.questionDate));
+// TEMPORAL-21: request.profiles.temporal is {questionDate?}; the query becomes augmentedQuery.
+function parseRequest(options) {
+  for (const key of Object.keys(options)) {
+    if (key !== 'questionDate') throw invalid(`request.profiles.temporal: unknown option ${key}`);
+  }
+  return { questionDate: questionDateInput(options.questionDate, 'request.profiles.temporal.questionDate') };
+}
+
+function rewriteQuery(call, query) {
+  const e = expandTemporal(query, call.options.questionDate);
+  Object.assign(call.trace, { questionDate: call.options.questionDate, ...e });
+  return e.augmentedQuery;
+}
+
+temporalData(); // TEMPORAL-3: a missing or malformed data file fails at start-up.
+
+export const temporalProfile = {
+  name: 'temporal',
+  version: TEMPORAL_VERSION,
+  operations: {
+    'temporal.expand'(input) {
+      if (typeof input.query !== 'string') throw invalid('query must be a string');
+      return expandTemporal(input.query, questionDateInput(input.questionDate));
+    },
   },
+  pipeline: { parseRequest, rewriteQuery },
 };

@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from reference.profiles.temporal.expand import expand
+from reference.profiles.temporal.pipeline import PIPELINE
 from reference.types import InvalidInput
 
 VERSION = "1.0.0"
@@ -28,3 +29,5 @@ def op_expand(inp: dict[str, Any]) -> dict[str, Any]:
 
 
 OPERATIONS = {"temporal.expand": op_expand}
+
+__all__ = ["OPERATIONS", "PIPELINE", "VERSION"]
