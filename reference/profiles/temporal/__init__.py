@@ -21,7 +21,7 @@ def _question_date(obj: dict[str, Any], where: str) -> str | None:
 
 
 def op_expand(inp: dict[str, Any]) -> dict[str, Any]:
-    """TEMPORAL-14: {query, questionDate} -> {expandedQuery, dateHints, resolved, augmentedQuery}."""
+    """TEMPORAL-2: {query, questionDate} -> the four output fields."""
     query = inp.get("query")
     if not isinstance(query, str):
         raise InvalidInput("query must be a string")

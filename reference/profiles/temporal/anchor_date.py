@@ -25,7 +25,9 @@ _FORM_B = re.compile(
 
 def _date(y: str, m: str, d: str) -> int | None:
     year, month, day = int(y), int(m), int(d)
-    if not (1 <= year <= 9999 and 1 <= month <= 12 and 1 <= day <= civil.days_in_month(year, month)):
+    if not (1 <= year <= 9999 and 1 <= month <= 12):
+        return None
+    if not 1 <= day <= civil.days_in_month(year, month):
         return None
     return civil.days_from_civil(year, month, day)
 

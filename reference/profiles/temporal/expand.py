@@ -14,6 +14,9 @@ from reference.profiles.temporal.recognisers import recognisers
 
 _ASCII_LOWER = str.maketrans("ABCDEFGHIJKLMNOPQRSTUVWXYZ", "abcdefghijklmnopqrstuvwxyz")
 
+#: TEMPORAL-14: the query's normalised form (TEXT-1..TEXT-4), bound here so it is this module's.
+_normalise = text.normalise
+
 #: TEMPORAL-16: a count with more significant digits than this cannot name an in-range date.
 _MAX_COUNT_DIGITS = 7
 
@@ -107,7 +110,9 @@ _RESOLVERS: dict[str, Resolver] = {
 }
 
 
-def _apply(pattern: re.Pattern[str], resolve: Resolver, s: str, anchor: int, hints: list[str]) -> str:
+def _apply(
+    pattern: re.Pattern[str], resolve: Resolver, s: str, anchor: int, hints: list[str]
+) -> str:
     """TEMPORAL-17: every non-overlapping match, left to right, gets ` ` + its suffix."""
     out: list[str] = []
     pos = 0
@@ -124,8 +129,7 @@ def _apply(pattern: re.Pattern[str], resolve: Resolver, s: str, anchor: int, hin
 
 
 def _dedupe(items: list[str]) -> list[str]:
-    seen: set[str] = set()
-    return [x for x in items if not (x in seen or seen.add(x))]
+    return list(dict.fromkeys(items))
 
 
 def _ordering_note(s: str) -> str | None:
@@ -143,7 +147,7 @@ def expand(query: str, question_date: str | None) -> Expansion:
     anchor = None if question_date is None else parse_question_date(question_date)
     if anchor is None:
         return unchanged
-    normalised = text.normalise(query)
+    normalised = _normalise(query)
     s = normalised
     hints: list[str] = []
     for name, pattern in recognisers().patterns:
