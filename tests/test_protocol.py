@@ -125,7 +125,12 @@ def test_reference_hello_declares_every_operation_and_capability() -> None:
     message = hello_message(registry())
     protocol.validate(message, protocol.ADAPTER_SCHEMAS)
     assert message["operations"] == sorted(registry())
-    assert message["capabilities"] == list(CAPABILITIES)
+    # PROFILE-1: plus `profile:NAME` for every reference profile (none in 2.0.0, `temporal` since)
+    from reference.profiles import discover
+
+    profiles = discover()
+    assert message["capabilities"] == [*CAPABILITIES, *(f"profile:{n}" for n in profiles)]
+    assert message.get("profiles", {}) == {n: p.version for n, p in profiles.items()}
 
 
 class _Kinded(Exception):
