@@ -23,7 +23,7 @@ _MAX_COUNT_DIGITS = 7
 
 @dataclass(frozen=True)
 class Expansion:
-    """The operation's output (TEMPORAL-14)."""
+    """The operation's output (TEMPORAL-2)."""
 
     expanded_query: str
     date_hints: list[str]
