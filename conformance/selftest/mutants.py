@@ -2268,3 +2268,7 @@ def _metrics_missing_query_ignored() -> None:
         return replace(out, queries=rows, mean=mean)
 
     swap(m, "evaluate", evaluate)
+
+
+# Profiles' broken ports live in their own modules and register themselves on import.
+import conformance.selftest.mutants_bm25_okapi  # noqa: E402,F401
