@@ -102,7 +102,8 @@ def _weight(
     base = (1.0 - params.b) + scaled
     den = _fma(params.k1, base, ftf) if fused else ftf + params.k1 * base
     num = ftf * (params.k1 + 1.0)
-    return term_idf * (num / den) if quotient_first else (term_idf * num) / den
+    out: float = term_idf * (num / den) if quotient_first else (term_idf * num) / den
+    return out
 
 
 @mutant("okapi-fma-denominator", "OKAPI-10", "tf + k1 × base is one fused multiply-add")
