@@ -12,14 +12,13 @@ from __future__ import annotations
 import sqlite3
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
 from typing import Any
 
 from reference.backends.sqlite_fts import SqliteIndex
+from reference.profiles.bm25_okapi.collection import Statistics
 from reference.profiles.bm25_okapi.scoring import (
     Params,
     Scored,
-    TermStat,
     average_length,
     document_score,
     query_terms,
@@ -107,15 +106,6 @@ def _add(db: sqlite3.Connection, rows: Iterable[Sequence[object]]) -> None:
     )
 
 
-@dataclass(frozen=True)
-class Statistics:
-    """N, avgdl and the query terms' document frequencies and IDFs (OKAPI-4, OKAPI-6)."""
-
-    document_count: int
-    average_length: float | None
-    terms: list[TermStat]
-
-
 class OkapiIndex:
     """Okapi BM25 over the okapi tables of an SQLite index (OKAPI-15)."""
 
@@ -128,6 +118,11 @@ class OkapiIndex:
                 return list(_db(self._index).execute(sql, args).fetchall())
             except sqlite3.Error as exc:
                 raise IndexError_(f"okapi tables: {exc}") from exc
+
+    def document_count(self) -> int:
+        """N: the number of chunks."""
+        ((count,),) = self._query("SELECT count(*) FROM okapi_chunks")
+        return int(count)
 
     def statistics(self, query: str) -> Statistics:
         """N, avgdl and every query term with n(t) and its IDF."""
