@@ -244,3 +244,76 @@ def _okapi_duplicates() -> None:
         return [s.Document(d.id, d.path, d.content) for d in docs]
 
     set_attr(op, "documents_from_json", documents_from_json)
+
+
+# -- the pipeline integration (OKAPI-14) --------------------------------------------------------
+
+
+def _pipeline() -> ModuleType:
+    return _mod("reference.profiles.bm25_okapi.pipeline")
+
+
+def _replace_hooks(**changes: Any) -> None:
+    from dataclasses import replace
+
+    pkg = _mod("reference.profiles.bm25_okapi")
+    hooks = replace(pkg.PIPELINE, **changes)
+    set_attr(pkg, "PIPELINE", hooks)
+    set_attr(_pipeline(), "PIPELINE", hooks)
+
+
+@mutant(
+    "okapi-pipeline-cut-before-rescoring",
+    "OKAPI-14",
+    "the BM25 leg asks for candidateK hits and re-ranks only those",
+)
+def _okapi_cut_first() -> None:
+    _replace_hooks(leg_limit=None)
+
+
+@mutant(
+    "okapi-pipeline-zero-scores-keep-index-order",
+    "OKAPI-14",
+    "hits without an Okapi score keep the index's order instead of path, id",
+)
+def _okapi_zero_index_order() -> None:
+    p = _pipeline()
+
+    def filter_leg(call: Any, leg: str, hits: list[Any]) -> list[Any]:
+        if leg != p.LEG:
+            return hits
+        options = p._options(call)
+        scores = call.backend.score_ids(options.query, [h.id for h in hits], options.params)
+        call.trace["rescored"] = int(call.trace.get("rescored", 0)) + len(hits)
+        return sorted(hits, key=lambda h: -scores[h.id])
+
+    _replace_hooks(filter_leg=filter_leg)
+
+
+@mutant("okapi-pipeline-every-leg", "OKAPI-14", "the vector leg's hits are re-ranked by Okapi too")
+def _okapi_every_leg() -> None:
+    p = _pipeline()
+    original = p.filter_leg
+    _replace_hooks(filter_leg=lambda call, leg, hits: original(call, p.LEG, hits))
+
+
+@mutant(
+    "okapi-pipeline-first-answer-only",
+    "OKAPI-14",
+    "only the initial ladder attempt is re-ranked; later rungs keep the index's order",
+)
+def _okapi_first_answer_only() -> None:
+    p = _pipeline()
+    original = p.filter_leg
+
+    answered: set[int] = set()
+
+    def filter_leg(call: Any, leg: str, hits: list[Any]) -> list[Any]:
+        if id(call) in answered:
+            return hits
+        out: list[Any] = original(call, leg, hits)
+        if leg == p.LEG:
+            answered.add(id(call))
+        return out
+
+    _replace_hooks(filter_leg=filter_leg)
