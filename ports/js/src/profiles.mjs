@@ -14,8 +14,9 @@
 import { invalid } from './errors.mjs';
 import { isObject } from './validate.mjs';
 import { compareCodePoints } from './text.mjs';
+import { profile as bm25Okapi } from './profiles/bm25-okapi.mjs';
 
-const PROFILE_MODULES = [];
+const PROFILE_MODULES = [bm25Okapi];
 
 export const PROFILES = new Map(PROFILE_MODULES.map((p) => [p.name, p]));
 
