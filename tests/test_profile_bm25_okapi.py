@@ -281,3 +281,103 @@ def test_the_index_build_writes_the_tables_in_its_transaction(tmp_path: Path) ->
             index_directory(root, index)
             raise RuntimeError("abort")
         assert okapi.statistics("tea") == before
+
+
+# -- the operation (OKAPI-1, OKAPI-11, OKAPI-12) and fused arithmetic (OKAPI-10) ---------------
+
+SCORE = OPERATIONS["bm25-okapi.score"]
+WORKED = [
+    {"id": "a", "path": "notes/a.md", "content": "Tea, tea and a cup."},
+    {"id": "b", "path": "notes/b.md", "content": "Coffee mug"},
+    {"id": "c", "path": "notes/c.md", "content": ""},
+    {"id": "d", "path": "notes/d.md", "content": "green tea leaves"},
+]
+
+
+def _schema(name: str) -> Any:
+    import json
+
+    return json.loads((ROOT / "schemas" / "profiles" / "bm25-okapi" / name).read_text("utf-8"))
+
+
+def test_operation_output_matches_the_chapter_and_its_schema() -> None:
+    """OKAPI-11: the worked example's output, valid under score.schema.json."""
+    from jsonschema import Draft202012Validator
+
+    out = SCORE({"documents": WORKED, "query": "tea cup"})
+    assert out["documentCount"] == 4 and out["averageLength"] == 2.5
+    assert [r["score"] for r in out["results"]] == [1.5796743752569702, 0.6359148445504086]
+    schema = _schema("score.schema.json")
+    Draft202012Validator({**schema["$defs"]["output"], "$defs": schema["$defs"]}).validate(out)
+    Draft202012Validator({**schema["$defs"]["input"], "$defs": schema["$defs"]}).validate(
+        {"documents": WORKED, "query": "tea cup"}
+    )
+
+
+def test_only_content_is_scored_and_documents_are_checked() -> None:
+    """OKAPI-1, OKAPI-12: title, summary and path add nothing; bad documents are refused."""
+    out = SCORE({"query": "tea", "documents": [
+        {"id": "a", "path": "tea.md", "title": "tea", "summary": "tea", "content": "cup"},
+        {"id": "b", "path": "b.md", "content": "tea"}]})
+    assert [r["id"] for r in out["results"]] == ["b"]
+    for bad in (
+        {"query": "tea", "documents": [{"id": "a", "path": "a.md", "content": "x"},
+                                       {"id": "a", "path": "b.md", "content": "y"}]},
+        {"query": "tea", "documents": [{"id": "a", "path": "a.md"}]},
+        {"query": "tea", "documents": [{"id": "", "path": "a.md", "content": "x"}]},
+        {"query": None, "documents": []},
+        {"query": "tea"},
+    ):
+        with pytest.raises(InvalidInput):
+            SCORE(bad)
+
+
+def test_a_fused_multiply_add_changes_the_bits() -> None:
+    """OKAPI-10: fma(k1, base, tf) is one rounding fewer; on the golden trap it differs."""
+    from fractions import Fraction
+
+    avgdl, params = 10 / 3, Params()
+    term_idf = idf(3, 3)
+    base = (1.0 - params.b) + (params.b * 3.0) / avgdl
+    fused_den = float(Fraction(params.k1) * Fraction(base) + Fraction(1))
+    fused = (term_idf * (1.0 * (params.k1 + 1.0))) / fused_den
+    from reference.profiles.bm25_okapi.scoring import term_weight
+
+    assert term_weight(term_idf, 1, 3, avgdl, params) == 0.13982344777436917
+    assert fused == 0.1398234477743692
+
+
+# -- the pipeline (OKAPI-14) -----------------------------------------------------------------
+
+
+def test_pipeline_asks_for_every_match_and_reranks_before_the_cut() -> None:
+    """OKAPI-14: leg_limit widens the BM25 leg only; filter_leg orders by score, path, id."""
+    from jsonschema import Draft202012Validator
+
+    from reference.pipeline import Backends, search
+    from reference.profiles.bm25_okapi.pipeline import PIPELINE
+    from reference.types import MAX_INTEGER, Candidate
+
+    asked: list[int] = []
+
+    class Spy:
+        def search_bm25(self, expression: str, limit: int) -> list[Candidate]:
+            asked.append(limit)
+            return [Candidate(c["id"], c["path"]) for c in (WORKED[3], WORKED[1], WORKED[0])]
+
+        def chunks(self) -> None:
+            return None
+
+    backends = Backends(index=Spy(), profile_data={"bm25-okapi": {"documents": WORKED}})
+    request = {"query": "tea cup", "mode": "bm25", "candidateK": 2,
+               "profiles": {"bm25-okapi": {}}}
+    results, trace = search(request, backends)
+    assert asked == [MAX_INTEGER]
+    assert [r["id"] for r in results] == ["a", "d"]
+    member = trace["profiles"]["bm25-okapi"]
+    assert member == {"k1": 1.5, "b": 0.75, "documentCount": 4, "rescored": 3}
+    Draft202012Validator(_schema("trace.schema.json")).validate(member)
+    assert PIPELINE.leg_limit is not None
+    assert PIPELINE.leg_limit(None, "vector", 60) == 60  # type: ignore[arg-type]
+    with pytest.raises(InvalidInput):
+        PIPELINE.parse_request({"k2": 1})

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import sqlite3
 from collections import Counter
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Sequence
 from typing import Any
 
 from reference.backends.sqlite_fts import SqliteIndex
@@ -164,23 +164,25 @@ class OkapiIndex:
         """OKAPI-14: the score of each chunk id in `ids` (0.0 for an unknown id or no term)."""
         stats = self.statistics(query)
         avgdl = stats.average_length
-        out: dict[str, float] = {}
-        for cid in ids:
-            rows = self._query("SELECT chunk_rowid, dl FROM okapi_chunks WHERE id = ?", (cid,))
-            if not rows or avgdl is None:
-                out[cid] = 0.0
+        wanted: dict[int, tuple[str, int]] = {}
+        unique = list(dict.fromkeys(ids))
+        for start in range(0, len(unique), 500):
+            part = unique[start : start + 500]
+            marks = ", ".join("?" * len(part))
+            for rowid, cid, dl in self._query(
+                f"SELECT chunk_rowid, id, dl FROM okapi_chunks WHERE id IN ({marks})", part
+            ):
+                wanted[int(rowid)] = (str(cid), int(dl))
+        weights: dict[str, list[float]] = {}
+        for term in stats.terms:  # code point order: the summation order of OKAPI-8
+            if term.idf is None or avgdl is None:
                 continue
-            rowid, dl = int(rows[0][0]), int(rows[0][1])
-            tfs: Mapping[str, int] = {
-                str(t): int(tf)
-                for t, tf in self._query(
-                    "SELECT term, tf FROM okapi_postings WHERE chunk_rowid = ?", (rowid,)
-                )
-            }
-            ws = [
-                term_weight(t.idf, tfs[t.term], dl, avgdl, params)
-                for t in stats.terms
-                if t.idf is not None and tfs.get(t.term, 0) > 0
-            ]
-            out[cid] = document_score(ws) if ws else 0.0
-        return out
+            for rowid, tf in self._query(
+                "SELECT chunk_rowid, tf FROM okapi_postings WHERE term = ?", (term.term,)
+            ):
+                hit = wanted.get(int(rowid))
+                if hit is not None:
+                    weights.setdefault(hit[0], []).append(
+                        term_weight(term.idf, int(tf), hit[1], avgdl, params)
+                    )
+        return {cid: document_score(weights[cid]) if cid in weights else 0.0 for cid in ids}
