@@ -381,3 +381,28 @@ def test_pipeline_asks_for_every_match_and_reranks_before_the_cut() -> None:
     assert PIPELINE.leg_limit(None, "vector", 60) == 60  # type: ignore[arg-type]
     with pytest.raises(InvalidInput):
         PIPELINE.parse_request({"k2": 1})
+
+
+def test_hrc_search_ranks_with_okapi_from_the_index_tables(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """OKAPI-14, OKAPI-15: `hrc index` writes the tables, `hrc search --bm25-okapi` uses them."""
+    import json
+
+    from conformance import cli
+
+    db = tmp_path / "demo.db"
+    assert cli.main(["index", str(corpus_dir("demo")), "--db", str(db)]) == 0
+    capsys.readouterr()
+    argv = ["search", "tea", "--db", str(db), "--mode", "bm25", "--no-rerank", "--json"]
+    assert cli.main([*argv, "--bm25-okapi"]) == 0
+    okapi = json.loads(capsys.readouterr().out)
+    assert okapi["trace"]["profiles"]["bm25-okapi"]["documentCount"] == 107
+    assert okapi["trace"]["resultIds"][:2] == [
+        "travel/kyoto-tea-ceremony.md#0", "recipes/iced-tea.md#0"]
+    assert cli.main([*argv, "--bm25-okapi", "--k1", "-1"]) == 2
+    capsys.readouterr()
+    assert cli.main(argv) == 0
+    fts = json.loads(capsys.readouterr().out)
+    assert "profiles" not in fts["trace"]
+    assert fts["trace"]["resultIds"][0] == "recipes/iced-tea.md#0"
