@@ -125,7 +125,11 @@ def test_reference_hello_declares_every_operation_and_capability() -> None:
     message = hello_message(registry())
     protocol.validate(message, protocol.ADAPTER_SCHEMAS)
     assert message["operations"] == sorted(registry())
-    assert message["capabilities"] == list(CAPABILITIES)
+    # PROFILE-1: every reference profile adds `profile:NAME` after the core capabilities.
+    from conformance.adapter_reference import reference_profiles
+
+    profiles = [f"profile:{name}" for name in sorted(reference_profiles())]
+    assert message["capabilities"] == [*CAPABILITIES, *profiles]
 
 
 class _Kinded(Exception):
