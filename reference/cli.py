@@ -43,6 +43,14 @@ def register(subparsers: Any) -> None:
         dest="intent_table",
         help="intent rule table (spec/intent.md INTENT-13)",
     )
+    s.add_argument(
+        "--bm25-okapi",
+        action="store_true",
+        dest="bm25_okapi",
+        help="rank the BM25 leg with Okapi BM25 (spec/profiles/bm25-okapi.md OKAPI-14)",
+    )
+    s.add_argument("--k1", type=float, default=None, help="Okapi k1 (default 1.5)")
+    s.add_argument("--b", type=float, default=None, help="Okapi b (default 0.75)")
     s.add_argument("--trace", action="store_true", help="also print a readable view of the trace")
     s.add_argument("--json", action="store_true", help="print {results, trace} as JSON instead")
     s.set_defaults(func=cmd_search)
@@ -202,6 +210,7 @@ def cmd_search(args: argparse.Namespace) -> int:
     from reference.backends.sqlite_fts import SqliteIndex
     from reference.backends.vector import MemoryVectorStore
     from reference.pipeline import Backends, search
+    from reference.profiles.bm25_okapi.sqlite_index import OkapiIndex
     from reference.types import IndexError_, InvalidInput
 
     db: Path = args.db
@@ -222,6 +231,8 @@ def cmd_search(args: argparse.Namespace) -> int:
         "rerank": not args.no_rerank,
         "intentTable": args.intent_table,
     }
+    if args.bm25_okapi:
+        request["profiles"] = {"bm25-okapi": {"k1": args.k1, "b": args.b}}
     try:
         index = SqliteIndex(db)
     except IndexError_ as exc:
@@ -232,7 +243,9 @@ def cmd_search(args: argparse.Namespace) -> int:
             None if embedder is None else MemoryVectorStore.from_chunks(index.chunks(), embedder)
         )
         backends = Backends(index=index, embedder=embedder, vectors=vectors,
-                            reranker=LexicalReranker())
+                            reranker=LexicalReranker(),
+                            # OKAPI-15: the okapi tables `hrc index` wrote next to FTS5.
+                            profile_data={"bm25-okapi": OkapiIndex(index)})
         results, trace = search(request, backends)
     except InvalidInput as exc:
         return _fail("search", str(exc))

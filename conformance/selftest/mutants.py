@@ -2845,3 +2845,5 @@ def _temporal_searches_expanded() -> None:
         return str(call.trace["expandedQuery"])
 
     object.__setattr__(pipe.PIPELINE, "rewrite_query", rewrite)
+# Profiles' broken ports live in their own modules and register themselves on import.
+import conformance.selftest.mutants_bm25_okapi  # noqa: E402,F401

@@ -20,6 +20,7 @@ from reference.backends.lexical_reranker import LexicalReranker
 from reference.backends.sqlite_fts import SqliteIndex
 from reference.backends.vector import MemoryVectorStore
 from reference.data import kit_root
+from reference.profiles.bm25_okapi.sqlite_index import sync as sync_okapi
 from reference.text import WHITESPACE, normalise
 from reference.types import Candidate, IndexError_
 
@@ -308,6 +309,7 @@ def index_directory(
             if path not in present:
                 index.remove_document(path)
                 report.removed.append(path)
+        sync_okapi(index)  # profile bm25-okapi's statistics, same transaction (OKAPI-15)
     if vectors is not None:
         for doc in changed:
             vectors.upsert_document(doc.path, doc.chunks)

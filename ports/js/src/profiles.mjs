@@ -16,8 +16,9 @@ import { isObject } from './validate.mjs';
 import { compareCodePoints } from './text.mjs';
 import { SCOPED_FUSION } from './profiles/scoped-fusion.mjs';
 import { temporalProfile } from './temporal.mjs';
+import { profile as bm25Okapi } from './profiles/bm25-okapi.mjs';
 
-const PROFILE_MODULES = [SCOPED_FUSION, temporalProfile];
+const PROFILE_MODULES = [bm25Okapi, SCOPED_FUSION, temporalProfile];
 
 export const PROFILES = new Map(PROFILE_MODULES.map((p) => [p.name, p]));
 

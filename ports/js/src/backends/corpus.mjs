@@ -8,6 +8,7 @@ import { chunkTree } from '../chunker.mjs';
 import { hashEmbedder, embed } from '../embedder.mjs';
 import { VectorStore } from '../vectorstore.mjs';
 import { lexicalReranker } from '../lexical.mjs';
+import { Collection } from '../profiles/bm25-okapi.mjs';
 
 const require = createRequire(import.meta.url);
 let sqlite = null;
@@ -140,9 +141,10 @@ export function corpusBackends(name) {
     const index = buildIndex(chunks);
     const store = new VectorStore();
     for (const c of chunks) store.put(c, embed(c.content));
-    cache.set(name, { index, ordered: index.chunks(), store });
+    const ordered = index.chunks();
+    cache.set(name, { index, ordered, store, okapi: new Collection(ordered) });
   }
-  const { index, ordered, store } = cache.get(name);
+  const { index, ordered, store, okapi } = cache.get(name);
   return {
     index: {
       searchBm25: (expression, limit) => index.searchBm25(expression, limit),
@@ -151,5 +153,6 @@ export function corpusBackends(name) {
     embedder: hashEmbedder,
     vector: store,
     reranker: lexicalReranker,
+    profiles: { 'bm25-okapi': okapi }, // OKAPI-14, OKAPI-15: the index's chunks
   };
 }
