@@ -1,0 +1,16 @@
+"""Profile `gbrain` (spec/profiles/gbrain.md): typed links, traversal and the graph leg.
+
+Seed 004's zero-LLM link extraction (GBRAIN-1..9), typed-edge traversal (GBRAIN-10..12) and
+the graph backend built from the query's entities (GBRAIN-13..15).
+"""
+
+from __future__ import annotations
+
+from .ops import op_extract_links, op_traverse
+
+VERSION = "1.0.0"
+
+OPERATIONS = {
+    "gbrain.extract_links": op_extract_links,
+    "gbrain.traverse": op_traverse,
+}
