@@ -63,6 +63,8 @@ def code_lines(lines: list[str]) -> list[bool]:
 
 def blank_line(line: str) -> str:
     """GBRAIN-4: escaped punctuation and code spans (same line) become spaces, per code point."""
+    if "\\" not in line and "`" not in line:
+        return line
     out: list[str] = []
     i, n = 0, len(line)
     while i < n:
@@ -191,9 +193,13 @@ def _occurrences(words: list[str], trigger: tuple[str, ...]) -> Iterator[int]:
             yield i
 
 
-def infer_type(line: str, span: _Span, spans: list[_Span], table: LinkTable) -> str:
-    """GBRAIN-8: the type of the nearest trigger in the link's sentence window."""
-    ends = _sentence_ends(line, spans)
+def infer_type(
+    line: str, span: _Span, spans: list[_Span], ends: list[int], table: LinkTable
+) -> str:
+    """GBRAIN-8: the type of the nearest trigger in the link's sentence window.
+
+    `ends` are the line's sentence ends (`_sentence_ends`), computed once per line.
+    """
     start = max((p + 1 for p in ends if p < span.start), default=0)
     stop = min((p for p in ends if p >= span.end), default=len(line))
     others = [s for s in spans if s is not span]
@@ -238,13 +244,18 @@ def extract_links(path: str, markdown: str) -> tuple[str, list[Edge]]:
     for line, is_code in zip(lines, code_lines(lines), strict=True):
         if is_code:
             continue
+        if "[" not in line:
+            continue
         blanked = blank_line(line)
         spans = link_spans(blanked, table)
+        if not spans:
+            continue
         label = typed_label(blanked, table)
+        ends = _sentence_ends(blanked, spans) if label is None else []
         for span in spans:
             to = target_page(span.target, base)
             if to is None or to == page:
                 continue
-            kind = label if label is not None else infer_type(blanked, span, spans, table)
+            kind = label if label is not None else infer_type(blanked, span, spans, ends, table)
             found.add((to, kind))
     return page, [Edge(page, to, kind) for to, kind in sorted(found)]

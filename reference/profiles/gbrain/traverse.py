@@ -72,7 +72,8 @@ def edges_from_json(value: object, where: str) -> list[Edge]:
     return out
 
 
-def _neighbours(edges: Iterable[Edge], options: WalkOptions) -> dict[str, set[str]]:
+def adjacency(edges: Iterable[Edge], options: WalkOptions) -> dict[str, set[str]]:
+    """GBRAIN-11: each page's neighbours over the allowed types and direction, no self loops."""
     out: dict[str, set[str]] = {}
     for edge in edges:
         if options.types is not None and edge.type not in options.types:
@@ -88,7 +89,13 @@ def _neighbours(edges: Iterable[Edge], options: WalkOptions) -> dict[str, set[st
 
 def traverse(edges: Iterable[Edge], seeds: Sequence[str], options: WalkOptions) -> list[Reached]:
     """GBRAIN-11, GBRAIN-12: level-by-level walk with fan-out, ranked by depth, support, id."""
-    adjacent = _neighbours(edges, options)
+    return walk(adjacency(edges, options), seeds, options)
+
+
+def walk(
+    adjacent: Mapping[str, set[str]], seeds: Sequence[str], options: WalkOptions
+) -> list[Reached]:
+    """GBRAIN-11, GBRAIN-12 on a prebuilt adjacency (see `adjacency`)."""
     depth_of = {seed: 0 for seed in seeds}
     support = {seed: 0 for seed in seeds}
     level = sorted(seeds)
