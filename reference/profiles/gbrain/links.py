@@ -55,9 +55,9 @@ def code_lines(lines: list[str]) -> list[bool]:
                 out.append(False)
             continue
         out.append(True)
-        if run is not None and run[0] == fence[0] and run[1] >= fence[1]:
-            if run[2].strip(" \t") == "":
-                fence = None
+        closes = run is not None and run[0] == fence[0] and run[1] >= fence[1]
+        if closes and run is not None and not run[2].strip(" \t"):
+            fence = None
     return out
 
 

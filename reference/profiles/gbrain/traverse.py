@@ -66,9 +66,10 @@ def edges_from_json(value: object, where: str) -> list[Edge]:
         if not isinstance(item, Mapping):
             raise InvalidInput(f"{where}[{i}] must be an object")
         fields = [item.get(name) for name in ("from", "to", "type")]
-        if not all(isinstance(f, str) and f != "" for f in fields):
+        strings = [f for f in fields if isinstance(f, str) and f != ""]
+        if len(strings) != 3:
             raise InvalidInput(f"{where}[{i}] needs non-empty strings from, to, type")
-        out.append(Edge(*fields))
+        out.append(Edge(*strings))
     return out
 
 

@@ -1,0 +1,96 @@
+"""The graph backend the profile supplies to the core's graph leg (GBRAIN-13..15)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from reference.text import words
+from reference.types import Candidate, InvalidInput, candidates_from_json
+
+from .links import Edge, extract_links, page_of_path
+from .traverse import WalkOptions, adjacency, edges_from_json, walk, walk_options
+
+OPTION_FIELDS = frozenset({"depth", "fanout", "types", "direction"})
+
+
+@dataclass(frozen=True)
+class GraphData:
+    """GBRAIN-13: the pages the graph leg may return (by page id) and the edges it walks."""
+
+    pages: Mapping[str, Candidate]
+    edges: Sequence[Edge]
+
+
+def parse_options(obj: Mapping[str, Any]) -> WalkOptions:
+    """GBRAIN-13: request.profiles.gbrain; unknown members are invalid input."""
+    if not isinstance(obj, Mapping):
+        raise InvalidInput("request.profiles.gbrain must be an object")
+    unknown = sorted(set(obj) - OPTION_FIELDS)
+    if unknown:
+        raise InvalidInput(f"request.profiles.gbrain: unknown option {unknown[0]!r}")
+    return walk_options(obj, "request.profiles.gbrain.")
+
+
+def parse_graph_data(obj: Any | None) -> GraphData | None:
+    """GBRAIN-13: backends.profiles.gbrain {pages, edges?}; absent edges are extracted."""
+    if obj is None:
+        return None
+    where = "backends.profiles.gbrain"
+    if not isinstance(obj, Mapping):
+        raise InvalidInput(f"{where} must be an object")
+    pages = candidates_from_json(obj.get("pages"), f"{where}.pages")
+    by_page: dict[str, Candidate] = {}
+    ids: set[str] = set()
+    for i, page in enumerate(pages):
+        pid = page_of_path(page.path)
+        if pid is None:
+            raise InvalidInput(f"{where}.pages[{i}]: path {page.path!r} names no page")
+        if pid in by_page or page.id in ids:
+            raise InvalidInput(f"{where}.pages[{i}]: repeated id or page {pid!r}")
+        by_page[pid] = page
+        ids.add(page.id)
+    if obj.get("edges") is not None:
+        edges = edges_from_json(obj["edges"], f"{where}.edges")
+    else:
+        edges = [e for page in pages for e in extract_links(page.path, page.content)[1]]
+    return GraphData(by_page, edges)
+
+
+def _names(page_id: str, page: Candidate) -> list[list[str]]:
+    """GBRAIN-14: the page's names as word lists (title, last id segment with - and _ spaced)."""
+    names = [page.title] if page.title else []
+    names.append(page_id.rsplit("/", 1)[-1].replace("-", " ").replace("_", " "))
+    return [w for w in (words(n) for n in names) if w]
+
+
+def _occurs(name: list[str], query: list[str]) -> bool:
+    size = len(name)
+    return any(query[i : i + size] == name for i in range(len(query) - size + 1))
+
+
+def entity_seeds(query: str, data: GraphData) -> list[str]:
+    """GBRAIN-14: page ids one of whose names occurs in the query's words, by code point."""
+    query_words = words(query)
+    return sorted(
+        pid for pid, page in data.pages.items()
+        if any(_occurs(name, query_words) for name in _names(pid, page))
+    )
+
+
+class GbrainGraphBackend:
+    """GBRAIN-15: reached pages in rank order as candidates; writes the profile's trace."""
+
+    def __init__(self, options: WalkOptions, data: GraphData, trace: dict[str, Any]) -> None:
+        self._options = options
+        self._data = data
+        self._trace = trace
+
+    def search(self, query: str, limit: int) -> list[Candidate]:
+        seeds = entity_seeds(query, self._data)
+        reached = walk(adjacency(self._data.edges, self._options), seeds, self._options)
+        self._trace["seeds"] = seeds
+        self._trace["reached"] = len(reached)
+        hits = [self._data.pages[r.page] for r in reached if r.page in self._data.pages]
+        return hits[:limit]
