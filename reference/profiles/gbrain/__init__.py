@@ -6,6 +6,9 @@ the graph backend built from the query's entities (GBRAIN-13..15).
 
 from __future__ import annotations
 
+from reference.profile_hooks import PipelineHooks
+
+from .graph_leg import graph_backend, parse_graph_data, parse_options
 from .ops import op_extract_links, op_traverse
 
 VERSION = "1.0.0"
@@ -14,3 +17,9 @@ OPERATIONS = {
     "gbrain.extract_links": op_extract_links,
     "gbrain.traverse": op_traverse,
 }
+
+PIPELINE = PipelineHooks(
+    parse_request=parse_options,
+    parse_backends=parse_graph_data,
+    graph_backend=graph_backend,
+)

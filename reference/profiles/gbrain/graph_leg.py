@@ -6,6 +6,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from reference.profile_hooks import ProfileCall
 from reference.text import words
 from reference.types import Candidate, InvalidInput, candidates_from_json
 
@@ -79,6 +80,13 @@ def entity_seeds(query: str, data: GraphData) -> list[str]:
     )
 
 
+def graph_backend(call: ProfileCall) -> GbrainGraphBackend | None:
+    """GBRAIN-13: the profile supplies a graph backend exactly when its backend data is given."""
+    if call.backend is None:
+        return None
+    return GbrainGraphBackend(call.options, call.backend, call.trace)
+
+
 class GbrainGraphBackend:
     """GBRAIN-15: reached pages in rank order as candidates; writes the profile's trace."""
 
@@ -87,7 +95,7 @@ class GbrainGraphBackend:
         self._data = data
         self._trace = trace
 
-    def search(self, query: str, limit: int) -> list[Candidate]:
+    def search_graph(self, query: str, limit: int) -> list[Candidate]:
         seeds = entity_seeds(query, self._data)
         reached = walk(adjacency(self._data.edges, self._options), seeds, self._options)
         self._trace["seeds"] = seeds
