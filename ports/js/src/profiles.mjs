@@ -14,8 +14,9 @@
 import { invalid } from './errors.mjs';
 import { isObject } from './validate.mjs';
 import { compareCodePoints } from './text.mjs';
+import * as gbrain from './gbrain/index.mjs';
 
-const PROFILE_MODULES = [];
+const PROFILE_MODULES = [gbrain];
 
 export const PROFILES = new Map(PROFILE_MODULES.map((p) => [p.name, p]));
 

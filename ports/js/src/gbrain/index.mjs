@@ -2,14 +2,19 @@
 import { invalid } from '../errors.mjs';
 import { extractLinks, linkTable } from './links.mjs';
 import { edgesFromJson, traverse, walkOptions } from './traverse.mjs';
+import { graphBackend, parseGraphData, parseOptions } from './graph.mjs';
 
-export const VERSION = '1.0.0';
+export const name = 'gbrain';
+export const version = '1.0.0';
+
+// GBRAIN-13..15: the profile inside search.
+export const pipeline = { parseRequest: parseOptions, parseBackends: parseGraphData, graphBackend };
 
 export function load() {
   linkTable();
 }
 
-export const OPERATIONS = {
+export const operations = {
   // GBRAIN-2
   'gbrain.extract_links'(input) {
     if (typeof input.path !== 'string' || typeof input.markdown !== 'string') {
