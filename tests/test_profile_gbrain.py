@@ -1,0 +1,179 @@
+"""Profile gbrain (spec/profiles/gbrain.md): link extraction, traversal, the graph backend."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+
+from reference.data import data_path
+from reference.profile_hooks import ProfileCall
+from reference.profiles import discover
+from reference.profiles.gbrain import PIPELINE, VERSION
+from reference.profiles.gbrain.graph_leg import entity_seeds, graph_backend, parse_graph_data
+from reference.profiles.gbrain.links import Edge, blank_line, code_lines, extract_links, target_page
+from reference.profiles.gbrain.ops import op_extract_links, op_traverse
+from reference.profiles.gbrain.table import link_table
+from reference.profiles.gbrain.traverse import WalkOptions, traverse
+from reference.types import InvalidInput
+
+
+def edges(markdown: str, path: str = "wiki/people/alice.md") -> list[tuple[str, str]]:
+    return [(e.target, e.type) for e in extract_links(path, markdown)[1]]
+
+
+def test_profile_is_discovered_with_its_chapter_version() -> None:
+    """GBRAIN-1 The chapter's version, the ops and the pipeline hooks are exported."""
+    profile = discover()["gbrain"]
+    chapter = (data_path("intent-anchor.json").parents[1] / "profiles" / "gbrain.md").read_text()
+    assert f"Profile version **{VERSION}**." in chapter
+    assert set(profile.operations) == {"gbrain.extract_links", "gbrain.traverse"}
+    assert profile.pipeline is PIPELINE
+
+
+def test_link_table_loads_the_shipped_patterns() -> None:
+    """GBRAIN-1 The patterns come from links.json; the subset adds only [^...], groups, \\t."""
+    doc = json.loads(data_path("profiles/gbrain/links.json").read_text(encoding="utf-8"))
+    table = link_table()
+    assert table.wikilink.pattern == doc["patterns"]["wikilink"]["source"]
+    assert [t for t, _ in table.triggers] == [
+        "founded", "invested_in", "advises", "works_at", "attended"
+    ]
+    for pat in doc["patterns"].values():
+        for banned in ("\\S", "\\d", "\\w", "\\B", "(?=", "(?!", "(?<", "*?", "+?", "$"):
+            assert banned not in pat["source"]
+
+
+def test_output_shape_and_line_ends() -> None:
+    """GBRAIN-2 {page, edges}; CRLF and CR end lines."""
+    out = op_extract_links({"path": "p.md", "markdown": "> **T:** [a](x)\r[b](y)"})
+    assert out == {
+        "page": "p",
+        "edges": [
+            {"from": "p", "to": "x", "type": "t"},
+            {"from": "p", "to": "y", "type": "mentions"},
+        ],
+    }
+    with pytest.raises(InvalidInput):
+        op_extract_links({"path": "..", "markdown": ""})
+
+
+def test_fences_hide_lines() -> None:
+    """GBRAIN-3 Fence lines and everything between are code; 4-space indent is not a fence."""
+    assert code_lines(["```", "x", "``", "```", "y"]) == [True, True, True, True, False]
+    assert code_lines(["    ```", "x"]) == [False, False]
+    assert code_lines(["~~~~", "~~~", "~~~~ ", "z"]) == [True, True, True, False]
+
+
+def test_code_spans_and_escapes_blank_per_code_point() -> None:
+    """GBRAIN-4 Escapes and same-line code spans become one space per code point."""
+    assert blank_line("a\\[b") == "a  b"
+    assert blank_line("`\U0001d400`x") == "   x"
+    assert blank_line("`` a ` b ``!") == " " * 11 + "!"
+    assert blank_line("`open") == "`open"
+
+
+def test_forms_wikilinks_first_and_images_skipped() -> None:
+    """GBRAIN-5 Wikilinks win over a markdown reading; images give no edge; one nesting level."""
+    assert edges("[[a]](b) ![i](img) [x [y] z](t) [p [q [r]] s](u)") == [
+        ("a", "mentions"), ("t", "mentions")
+    ]
+
+
+def test_targets_resolve() -> None:
+    """GBRAIN-6 External, anchors, NFC, .md, relative, root escape."""
+    base = ("wiki", "people")
+    assert target_page("https://x", base) is None
+    assert target_page("#a", base) is None
+    assert target_page("../x.md#h", base) == "wiki/x"
+    assert target_page("e\u0301", base) == "\u00e9"
+    assert target_page("../../../x", base) is None
+    assert target_page("/a//./b", base) == "a/b"
+
+
+def test_typed_lines_type_every_link() -> None:
+    """GBRAIN-7 The label types every link on the line; inference does not run there."""
+    assert edges("> **Invested-in:** founded [[a]] [b](b)") == [
+        ("a", "invested_in"), ("b", "invested_in")
+    ]
+
+
+def test_inference_nearest_then_table_order() -> None:
+    """GBRAIN-8 Nearest trigger wins; equal distance goes to table order; window of 8."""
+    assert edges("Bob founded Acme and now advises [B](b).") == [("b", "advises")]
+    assert edges("She advises [A](a) founded by Bob.") == [("a", "founded")]
+    assert edges("founded 1 2 3 4 5 6 7 8 [A](a)") == [("a", "mentions")]
+    assert edges("She founded it. Then [B](b) met.") == [("b", "mentions")]
+
+
+def test_edges_unique_sorted_no_self() -> None:
+    """GBRAIN-9 Unique by (to, type), by code point, self links dropped."""
+    assert edges("[[b]] [[a]] [[a]] [[wiki/people/alice]]\nShe founded [[a]].") == [
+        ("a", "founded"), ("a", "mentions"), ("b", "mentions")
+    ]
+
+
+def test_traverse_validates_inputs() -> None:
+    """GBRAIN-10 Bounds, distinct seeds, edge fields, direction."""
+    for bad in (
+        {"seeds": ["a", "a"], "edges": []},
+        {"seeds": ["a"], "edges": [], "depth": 11},
+        {"seeds": ["a"], "edges": [], "fanout": 0},
+        {"seeds": ["a"], "edges": [], "direction": "up"},
+        {"seeds": ["a"], "edges": [{"from": "a", "to": "b"}]},
+    ):
+        with pytest.raises(InvalidInput):
+            op_traverse(bad)
+
+
+def test_walk_fanout_and_support() -> None:
+    """GBRAIN-11 Fan-out takes neighbours by code point; support counts the takers."""
+    e = [Edge("a", "b", "t"), Edge("a", "c", "t"), Edge("b", "d", "t"), Edge("c", "d", "t")]
+    got = [(r.page, r.depth, r.support) for r in traverse(e, ["a"], WalkOptions(fanout=1))]
+    assert got == [("a", 0, 0), ("b", 1, 1), ("d", 2, 1)]
+
+
+def test_rank_depth_support_id() -> None:
+    """GBRAIN-12 Depth ascending, support descending, id by code point."""
+    e = [Edge("a", "z", "t"), Edge("b", "z", "t"), Edge("a", "m", "t")]
+    got = [r.page for r in traverse(e, ["b", "a"], WalkOptions(depth=1))]
+    assert got == ["a", "b", "z", "m"]
+
+
+def _call(options: dict[str, Any], backend: dict[str, Any] | None) -> ProfileCall:
+    return ProfileCall(
+        "gbrain", PIPELINE.parse_request(options), parse_graph_data(backend)
+    )
+
+
+def test_request_options_and_backend_data_are_validated() -> None:
+    """GBRAIN-13 Unknown options, repeated page ids and bad edges are invalid input."""
+    with pytest.raises(InvalidInput):
+        PIPELINE.parse_request({"seed": 1})
+    with pytest.raises(InvalidInput):
+        parse_graph_data({"pages": [{"id": "x", "path": "a.md"}, {"id": "y", "path": "a"}]})
+    assert graph_backend(_call({}, None)) is None
+
+
+def test_seeds_are_the_query_entities() -> None:
+    """GBRAIN-14 Title or last id segment, as consecutive words of the query."""
+    data = parse_graph_data({"pages": [
+        {"id": "1", "path": "c/acme-ai.md"}, {"id": "2", "path": "p/x.md", "title": "Bob Jones"},
+        {"id": "3", "path": "p/jones-bob.md"},
+    ]})
+    assert data is not None
+    assert entity_seeds("Did Bob Jones join Acme-AI?", data) == ["c/acme-ai", "p/x"]
+
+
+def test_graph_backend_hits_and_trace() -> None:
+    """GBRAIN-15 Reached pages in rank order, missing pages walked, trace seeds/reached."""
+    call = _call({}, {"pages": [
+        {"id": "a", "path": "acme.md", "content": "[[carol]] [[bob]]"},
+        {"id": "b", "path": "bob.md"},
+    ]})
+    backend = graph_backend(call)
+    assert backend is not None
+    assert [h.id for h in backend.search_graph("acme", 10)] == ["a", "b"]
+    assert call.trace == {"seeds": ["acme"], "reached": 3}
+    assert [h.id for h in backend.search_graph("acme", 1)] == ["a"]
