@@ -177,3 +177,28 @@ def test_graph_backend_hits_and_trace() -> None:
     assert [h.id for h in backend.search_graph("acme", 10)] == ["a", "b"]
     assert call.trace == {"seeds": ["acme"], "reached": 3}
     assert [h.id for h in backend.search_graph("acme", 1)] == ["a"]
+
+
+def test_indexer_keeps_edges_with_the_chunks(tmp_path: Any) -> None:
+    """GBRAIN-2 `hrc index` writes each document's edges in its transaction; an edge to a
+    missing page is kept and reported; a changed or removed document changes its edges."""
+    from reference.backends.indexer import index_directory
+    from reference.backends.sqlite_fts import SqliteIndex
+    from reference.profiles.gbrain.edges_table import EdgesTable
+
+    root = tmp_path / "notes"
+    root.mkdir()
+    (root / "a.md").write_text("Ann founded [B](b.md) and [[ghost]].\n", encoding="utf-8")
+    (root / "b.md").write_text("# B\n", encoding="utf-8")
+    index = SqliteIndex(":memory:")
+    index_directory(root, index)
+    table = EdgesTable(index.connection())
+    assert table.summary().edges == 2
+    assert table.summary().missing == [("a", "ghost", "founded")]
+    assert [e["to"] for e in table.graph_data()["edges"]] == ["b", "ghost"]
+    (root / "a.md").write_text("Ann advises [B](b.md).\n", encoding="utf-8")
+    index_directory(root, index)
+    assert table.graph_data()["edges"] == [{"from": "a", "to": "b", "type": "advises"}]
+    (root / "a.md").unlink()
+    index_directory(root, index)
+    assert table.summary().edges == 0
