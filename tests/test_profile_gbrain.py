@@ -202,3 +202,23 @@ def test_indexer_keeps_edges_with_the_chunks(tmp_path: Any) -> None:
     (root / "a.md").unlink()
     index_directory(root, index)
     assert table.summary().edges == 0
+
+
+def test_excludes_filter_before_the_cut_and_dedup_keeps_the_best() -> None:
+    """GBRAIN-16 GBRAIN-17 Exclusion asks for every hit, then filters; dedup keeps the first."""
+    from reference.profiles.gbrain.graph_leg import after_fusion, filter_leg, leg_limit
+    from reference.rrf import RankedList, fuse
+    from reference.types import Candidate
+
+    call = ProfileCall("gbrain", PIPELINE.parse_request({}), None)
+    assert call.options.exclude == ("test/", "archive/", "attachments/", ".raw/")
+    assert leg_limit(call, "bm25", 5) == 2**31 - 1
+    hits = [Candidate("1", "archive/a.md"), Candidate("2", "b.md")]
+    assert [h.id for h in filter_leg(call, "bm25", hits)] == ["2"]
+    none = ProfileCall("gbrain", PIPELINE.parse_request({"exclude": []}), None)
+    assert leg_limit(none, "bm25", 5) == 5
+    items = (Candidate("a#1", "a.md"), Candidate("b", "b.md"), Candidate("a#0", "./a"))
+    fused = fuse([RankedList("bm25", 1.0, items)])
+    assert [f.id for f in after_fusion(call, "q", fused)] == ["a#1", "b"]
+    off = ProfileCall("gbrain", PIPELINE.parse_request({"dedup": False}), None)
+    assert len(after_fusion(off, "q", fused)) == 3

@@ -2541,3 +2541,40 @@ def _gbrain_reached() -> None:
         return hits
 
     set_attr(graph.GbrainGraphBackend, "search_graph", search_graph)
+
+
+def _gbrain_hooks(**changes: Any) -> None:
+    """Replace hooks of the gbrain PIPELINE (the dataclass holds the functions themselves)."""
+    package = _mod("reference.profiles.gbrain")
+    set_attr(package, "PIPELINE", replace(package.PIPELINE, **changes))
+
+
+@mutant(
+    "gbrain-exclude-after-cut",
+    "GBRAIN-16",
+    "excluded pages are dropped after the candidateK cut (post-rank), so they still use up a rank",
+)
+def _gbrain_exclude_after_cut() -> None:
+    _gbrain_hooks(leg_limit=None)
+
+
+@mutant("gbrain-dedup-missing", "GBRAIN-17", "several chunks of one page all come back")
+def _gbrain_dedup_missing() -> None:
+    _gbrain_hooks(after_fusion=None)
+
+
+@mutant("gbrain-dedup-by-path-string", "GBRAIN-17", "dedup keys on the path string, not the page")
+def _gbrain_dedup_by_path() -> None:
+    graph = _gbrain("graph_leg")
+
+    def after_fusion(call: Any, query: str, items: Any) -> Any:
+        seen: set[str] = set()
+        out = []
+        for item in items:
+            if item.candidate.path not in seen:
+                seen.add(item.candidate.path)
+                out.append(item)
+        return out if call.options.dedup else items
+
+    swap(graph, "after_fusion", after_fusion)
+    _gbrain_hooks(after_fusion=after_fusion)

@@ -3,6 +3,7 @@ package hrc
 // Profile gbrain: the graph backend supplied to the core's graph leg (GBRAIN-13..15).
 
 import (
+	"fmt"
 	"sort"
 	"strings"
 )
@@ -12,16 +13,118 @@ type gbrainData struct {
 	edges []GbrainEdge
 }
 
+// gbrainOptions are GBRAIN-13's request options.
+type gbrainOptions struct {
+	walk    GbrainWalk
+	exclude []string
+	dedup   bool
+}
+
+// gbrainDefaultExcludes is sources.json's exclude list (GBRAIN-16), loaded at start-up.
+var gbrainDefaultExcludes []string
+
+func loadGbrainSources() error {
+	var doc struct {
+		Exclude []string `json:"exclude"`
+	}
+	if err := readData("profiles/gbrain/sources.json", &doc); err != nil {
+		return err
+	}
+	if doc.Exclude == nil {
+		return fmt.Errorf("profiles/gbrain/sources.json has no exclude list")
+	}
+	gbrainDefaultExcludes = doc.Exclude
+	return nil
+}
+
 // gbrainParseOptions is GBRAIN-13: request.profiles.gbrain; unknown members are invalid.
 func gbrainParseOptions(m map[string]any) (any, error) {
+	const where = "request.profiles.gbrain"
 	for k := range m {
 		switch k {
-		case "depth", "fanout", "types", "direction":
+		case "depth", "fanout", "types", "direction", "exclude", "dedup":
 		default:
-			return nil, invalid("request.profiles.gbrain: unknown option %s", k)
+			return nil, invalid("%s: unknown option %s", where, k)
 		}
 	}
-	return gbrainWalkOptions(m, "request.profiles.gbrain.")
+	o := gbrainOptions{exclude: gbrainDefaultExcludes, dedup: true}
+	if v, ok := present(m, "exclude"); ok {
+		list, isList := v.([]any)
+		if !isList {
+			return nil, invalid("%s.exclude must be a list of non-empty strings", where)
+		}
+		o.exclude = []string{}
+		for _, x := range list {
+			p, isStr := x.(string)
+			if !isStr || p == "" {
+				return nil, invalid("%s.exclude must be a list of non-empty strings", where)
+			}
+			o.exclude = append(o.exclude, p)
+		}
+	}
+	if v, ok := present(m, "dedup"); ok {
+		b, isBool := v.(bool)
+		if !isBool {
+			return nil, invalid("%s.dedup must be a boolean", where)
+		}
+		o.dedup = b
+	}
+	w, err := gbrainWalkOptions(m, where+".")
+	if err != nil {
+		return nil, err
+	}
+	o.walk = w
+	return o, nil
+}
+
+// gbrainLegLimit is GBRAIN-16: with excludes, ask for every hit before the candidateK cut.
+func gbrainLegLimit(c *ProfileCall, leg string, n int64) int64 {
+	if len(c.Options.(gbrainOptions).exclude) > 0 {
+		return maxInt
+	}
+	return n
+}
+
+// gbrainFilterLeg is GBRAIN-16: drop hits under a hard-exclude prefix.
+func gbrainFilterLeg(c *ProfileCall, leg string, hits []Candidate) []Candidate {
+	prefixes := c.Options.(gbrainOptions).exclude
+	if len(prefixes) == 0 {
+		return hits
+	}
+	out := []Candidate{}
+	for _, h := range hits {
+		keep := true
+		for _, p := range prefixes {
+			if strings.HasPrefix(h.Path, p) {
+				keep = false
+				break
+			}
+		}
+		if keep {
+			out = append(out, h)
+		}
+	}
+	return out
+}
+
+// gbrainAfterFusion is GBRAIN-17: keep the first fused item of each page.
+func gbrainAfterFusion(c *ProfileCall, query string, items []FusedItem) []FusedItem {
+	if !c.Options.(gbrainOptions).dedup {
+		return items
+	}
+	seen := map[string]bool{}
+	out := []FusedItem{}
+	for _, it := range items {
+		key := "\x00" + it.Candidate.Path
+		if page, ok := gbrainResolve(it.Candidate.Path, nil); ok {
+			key = page
+		}
+		if !seen[key] {
+			seen[key] = true
+			out = append(out, it)
+		}
+	}
+	return out
 }
 
 // gbrainParseBackends is GBRAIN-13: backends.profiles.gbrain {pages, edges?}.
@@ -107,7 +210,7 @@ type gbrainGraph struct {
 // SearchGraph is GBRAIN-15: reached pages in rank order, at most limit.
 func (g *gbrainGraph) SearchGraph(query string, limit int64) ([]Candidate, error) {
 	seeds := gbrainEntitySeeds(query, g.data)
-	reached := GbrainTraverse(g.data.edges, seeds, g.call.Options.(GbrainWalk))
+	reached := GbrainTraverse(g.data.edges, seeds, g.call.Options.(gbrainOptions).walk)
 	list := make([]any, len(seeds))
 	for i, s := range seeds {
 		list[i] = s
@@ -132,7 +235,7 @@ func gbrainGraphBackend(c *ProfileCall) GraphBackend {
 }
 
 func init() {
-	profileDataLoaders = append(profileDataLoaders, loadGbrain)
+	profileDataLoaders = append(profileDataLoaders, loadGbrain, loadGbrainSources)
 	RegisterProfile(&Profile{
 		Name:    "gbrain",
 		Version: GbrainVersion,
@@ -143,7 +246,10 @@ func init() {
 		Pipeline: &PipelineHooks{
 			ParseRequest:  gbrainParseOptions,
 			ParseBackends: gbrainParseBackends,
+			LegLimit:      gbrainLegLimit,
+			FilterLeg:     gbrainFilterLeg,
 			GraphBackend:  gbrainGraphBackend,
+			AfterFusion:   gbrainAfterFusion,
 		},
 	})
 }

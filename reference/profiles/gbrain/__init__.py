@@ -1,14 +1,22 @@
 """Profile `gbrain` (spec/profiles/gbrain.md): typed links, traversal and the graph leg.
 
 Seed 004's zero-LLM link extraction (GBRAIN-1..9), typed-edge traversal (GBRAIN-10..12) and
-the graph backend built from the query's entities (GBRAIN-13..15).
+the graph backend built from the query's entities (GBRAIN-13..15), hard-exclude prefixes
+(GBRAIN-16) and dedup by page (GBRAIN-17).
 """
 
 from __future__ import annotations
 
 from reference.profile_hooks import PipelineHooks
 
-from .graph_leg import graph_backend, parse_graph_data, parse_options
+from .graph_leg import (
+    after_fusion,
+    filter_leg,
+    graph_backend,
+    leg_limit,
+    parse_graph_data,
+    parse_options,
+)
 from .ops import op_extract_links, op_traverse
 
 VERSION = "1.0.0"
@@ -21,5 +29,8 @@ OPERATIONS = {
 PIPELINE = PipelineHooks(
     parse_request=parse_options,
     parse_backends=parse_graph_data,
+    leg_limit=leg_limit,
+    filter_leg=filter_leg,
     graph_backend=graph_backend,
+    after_fusion=after_fusion,
 )

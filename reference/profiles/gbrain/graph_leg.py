@@ -6,14 +6,26 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from reference.data import SpecDataError, load_json
 from reference.profile_hooks import ProfileCall
+from reference.rrf import Fused
 from reference.text import words
-from reference.types import Candidate, InvalidInput, candidates_from_json
+from reference.types import MAX_INTEGER, Candidate, InvalidInput, candidates_from_json
 
 from .links import Edge, extract_links, page_of_path
 from .traverse import WalkOptions, adjacency, edges_from_json, walk, walk_options
 
-OPTION_FIELDS = frozenset({"depth", "fanout", "types", "direction"})
+SOURCES_FILE = "profiles/gbrain/sources.json"
+OPTION_FIELDS = frozenset({"depth", "fanout", "types", "direction", "exclude", "dedup"})
+
+
+@dataclass(frozen=True)
+class GbrainOptions:
+    """GBRAIN-13: the walk's options, the hard-exclude prefixes (GBRAIN-16), dedup (GBRAIN-17)."""
+
+    walk: WalkOptions
+    exclude: tuple[str, ...]
+    dedup: bool
 
 
 @dataclass(frozen=True)
@@ -24,14 +36,60 @@ class GraphData:
     edges: Sequence[Edge]
 
 
-def parse_options(obj: Mapping[str, Any]) -> WalkOptions:
+def parse_options(obj: Mapping[str, Any]) -> GbrainOptions:
     """GBRAIN-13: request.profiles.gbrain; unknown members are invalid input."""
+    where = "request.profiles.gbrain"
     if not isinstance(obj, Mapping):
-        raise InvalidInput("request.profiles.gbrain must be an object")
+        raise InvalidInput(f"{where} must be an object")
     unknown = sorted(set(obj) - OPTION_FIELDS)
     if unknown:
-        raise InvalidInput(f"request.profiles.gbrain: unknown option {unknown[0]!r}")
-    return walk_options(obj, "request.profiles.gbrain.")
+        raise InvalidInput(f"{where}: unknown option {unknown[0]!r}")
+    exclude = obj.get("exclude")
+    if exclude is None:
+        exclude = default_excludes()
+    elif not isinstance(exclude, list) or not all(isinstance(p, str) and p for p in exclude):
+        raise InvalidInput(f"{where}.exclude must be a list of non-empty strings")
+    dedup = obj.get("dedup")
+    if dedup is not None and not isinstance(dedup, bool):
+        raise InvalidInput(f"{where}.dedup must be a boolean")
+    return GbrainOptions(
+        walk_options(obj, f"{where}."), tuple(exclude), True if dedup is None else dedup
+    )
+
+
+def default_excludes() -> list[str]:
+    """GBRAIN-16: seed 004's hard-exclude prefixes, from sources.json."""
+    doc = load_json(SOURCES_FILE)
+    try:
+        return [str(p) for p in doc["exclude"]]
+    except (KeyError, TypeError) as exc:
+        raise SpecDataError(f"{SOURCES_FILE} is malformed: {exc}") from exc
+
+
+def leg_limit(call: ProfileCall, leg: str, candidate_k: int) -> int:
+    """GBRAIN-16: with excludes, ask for every hit, so the cut sees the answer without them."""
+    return MAX_INTEGER if call.options.exclude else candidate_k
+
+
+def filter_leg(call: ProfileCall, leg: str, hits: list[Candidate]) -> list[Candidate]:
+    """GBRAIN-16: drop hits under a hard-exclude prefix, before the candidateK cut."""
+    prefixes = call.options.exclude
+    return [h for h in hits if not h.path.startswith(prefixes)] if prefixes else hits
+
+
+def after_fusion(call: ProfileCall, query: str, items: list[Fused]) -> list[Fused]:
+    """GBRAIN-17: keep the first fused item of each page."""
+    if not call.options.dedup:
+        return items
+    seen: set[str] = set()
+    out: list[Fused] = []
+    for item in items:
+        page = page_of_path(item.candidate.path)
+        key = item.candidate.path if page is None else page
+        if key not in seen:
+            seen.add(key)
+            out.append(item)
+    return out
 
 
 def parse_graph_data(obj: Any | None) -> GraphData | None:
@@ -90,14 +148,15 @@ def graph_backend(call: ProfileCall) -> GbrainGraphBackend | None:
 class GbrainGraphBackend:
     """GBRAIN-15: reached pages in rank order as candidates; writes the profile's trace."""
 
-    def __init__(self, options: WalkOptions, data: GraphData, trace: dict[str, Any]) -> None:
+    def __init__(self, options: GbrainOptions, data: GraphData, trace: dict[str, Any]) -> None:
         self._options = options
         self._data = data
         self._trace = trace
 
     def search_graph(self, query: str, limit: int) -> list[Candidate]:
         seeds = entity_seeds(query, self._data)
-        reached = walk(adjacency(self._data.edges, self._options), seeds, self._options)
+        options = self._options.walk
+        reached = walk(adjacency(self._data.edges, options), seeds, options)
         self._trace["seeds"] = seeds
         self._trace["reached"] = len(reached)
         hits = [self._data.pages[r.page] for r in reached if r.page in self._data.pages]

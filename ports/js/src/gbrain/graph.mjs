@@ -1,18 +1,60 @@
 // Profile gbrain: the graph backend supplied to the core's graph leg (GBRAIN-13..15).
 import { invalid } from '../errors.mjs';
+import { loadSpecData } from '../data.mjs';
 import { compareCodePoints, words } from '../text.mjs';
 import { candidate, isObject } from '../validate.mjs';
 import { extractLinks, pageOfPath } from './links.mjs';
 import { edgesFromJson, traverse, walkOptions } from './traverse.mjs';
 
-const OPTION_FIELDS = new Set(['depth', 'fanout', 'types', 'direction']);
+const OPTION_FIELDS = new Set(['depth', 'fanout', 'types', 'direction', 'exclude', 'dedup']);
+const MAX_INTEGER = 2 ** 31 - 1;
+
+// GBRAIN-16: seed 004's hard-exclude prefixes.
+export function defaultExcludes() {
+  const doc = loadSpecData('profiles/gbrain/sources.json');
+  if (!Array.isArray(doc.exclude)) throw new Error('hrc-js: profiles/gbrain/sources.json has no exclude list');
+  return doc.exclude;
+}
 
 // GBRAIN-13: request.profiles.gbrain.
 export function parseOptions(obj) {
+  const where = 'request.profiles.gbrain';
   for (const key of Object.keys(obj)) {
-    if (!OPTION_FIELDS.has(key)) throw invalid(`request.profiles.gbrain: unknown option ${key}`);
+    if (!OPTION_FIELDS.has(key)) throw invalid(`${where}: unknown option ${key}`);
   }
-  return walkOptions(obj, 'request.profiles.gbrain.');
+  let exclude = obj.exclude;
+  if (exclude === undefined || exclude === null) exclude = defaultExcludes();
+  else if (!Array.isArray(exclude) || !exclude.every((p) => typeof p === 'string' && p !== '')) {
+    throw invalid(`${where}.exclude must be a list of non-empty strings`);
+  }
+  let dedup = obj.dedup;
+  if (dedup === undefined || dedup === null) dedup = true;
+  else if (typeof dedup !== 'boolean') throw invalid(`${where}.dedup must be a boolean`);
+  return { walk: walkOptions(obj, `${where}.`), exclude: [...exclude], dedup };
+}
+
+// GBRAIN-16: with excludes, ask for every hit so the candidateK cut sees the filtered answer.
+export function legLimit(call, leg, n) {
+  return call.options.exclude.length > 0 ? MAX_INTEGER : n;
+}
+
+export function filterLeg(call, leg, hits) {
+  const prefixes = call.options.exclude;
+  if (prefixes.length === 0) return hits;
+  return hits.filter((h) => !prefixes.some((p) => h.path.startsWith(p)));
+}
+
+// GBRAIN-17: keep the first fused item of each page.
+export function afterFusion(call, query, items) {
+  if (!call.options.dedup) return items;
+  const seen = new Set();
+  return items.filter((item) => {
+    const page = pageOfPath(item.path);
+    const key = page === null ? `\u0000${item.path}` : page;
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
 }
 
 // GBRAIN-13: backends.profiles.gbrain {pages, edges?}; absent edges are extracted.
@@ -65,7 +107,7 @@ export function graphBackend(call) {
   return {
     search(query, limit) {
       const seeds = entitySeeds(query, data);
-      const reached = traverse(data.edges, seeds, call.options);
+      const reached = traverse(data.edges, seeds, call.options.walk);
       call.trace.seeds = seeds;
       call.trace.reached = reached.length;
       return reached.filter((r) => data.pages.has(r.page)).map((r) => data.pages.get(r.page)).slice(0, limit);

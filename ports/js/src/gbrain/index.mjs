@@ -2,16 +2,24 @@
 import { invalid } from '../errors.mjs';
 import { extractLinks, linkTable } from './links.mjs';
 import { edgesFromJson, traverse, walkOptions } from './traverse.mjs';
-import { graphBackend, parseGraphData, parseOptions } from './graph.mjs';
+import { afterFusion, defaultExcludes, filterLeg, graphBackend, legLimit, parseGraphData, parseOptions } from './graph.mjs';
 
 export const name = 'gbrain';
 export const version = '1.0.0';
 
 // GBRAIN-13..15: the profile inside search.
-export const pipeline = { parseRequest: parseOptions, parseBackends: parseGraphData, graphBackend };
+export const pipeline = {
+  parseRequest: parseOptions,
+  parseBackends: parseGraphData,
+  legLimit,
+  filterLeg,
+  graphBackend,
+  afterFusion,
+};
 
 export function load() {
   linkTable();
+  defaultExcludes();
 }
 
 export const operations = {
