@@ -222,3 +222,20 @@ def test_excludes_filter_before_the_cut_and_dedup_keeps_the_best() -> None:
     assert [f.id for f in after_fusion(call, "q", fused)] == ["a#1", "b"]
     off = ProfileCall("gbrain", PIPELINE.parse_request({"dedup": False}), None)
     assert len(after_fusion(off, "q", fused)) == 3
+
+
+def test_boost_longest_prefix_and_exact_order() -> None:
+    """GBRAIN-18 Longest prefix's factor; order by exact value, not the rounded float."""
+    from reference.profiles.gbrain.graph_leg import boost
+    from reference.rrf import RankedList, fuse
+    from reference.types import Candidate
+
+    items = (Candidate("x", "x/a.md"), Candidate("y", "y/b.md"))
+    fused = fuse([RankedList("bm25", 1.0, items)])
+    options = PIPELINE.parse_request({"boost": {"x/": 0.9838709677419354, "x/a": 1.0}})
+    assert [f.id for f in boost(options, fused)] == ["x", "y"]
+    options = PIPELINE.parse_request({"boost": {"x/": 0.9838709677419354}})
+    out = boost(options, fused)
+    assert [f.id for f in out] == ["y", "x"] and out[0].score == out[1].score
+    with pytest.raises(InvalidInput):
+        PIPELINE.parse_request({"boost": {"x/": 0}})

@@ -2578,3 +2578,21 @@ def _gbrain_dedup_by_path() -> None:
 
     swap(graph, "after_fusion", after_fusion)
     _gbrain_hooks(after_fusion=after_fusion)
+
+
+@mutant(
+    "gbrain-boost-float-order",
+    "GBRAIN-18",
+    "boosted items are ordered by their binary64 scores (stable sort), not the exact values",
+)
+def _gbrain_boost_float() -> None:
+    graph = _gbrain("graph_leg")
+    original = graph.boost
+
+    def boost(options: Any, items: Any) -> Any:
+        boosted = original(options, items)
+        by_id = {item.id: item for item in boosted}
+        kept = [by_id[item.id] for item in items]
+        return sorted(kept, key=lambda item: -item.score)
+
+    swap(graph, "boost", boost)

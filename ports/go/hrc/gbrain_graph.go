@@ -4,6 +4,8 @@ package hrc
 
 import (
 	"fmt"
+	"math"
+	"math/big"
 	"sort"
 	"strings"
 )
@@ -18,6 +20,12 @@ type gbrainOptions struct {
 	walk    GbrainWalk
 	exclude []string
 	dedup   bool
+	boost   []gbrainBoost // GBRAIN-18, longest prefix first
+}
+
+type gbrainBoost struct {
+	prefix string
+	factor float64
 }
 
 // gbrainDefaultExcludes is sources.json's exclude list (GBRAIN-16), loaded at start-up.
@@ -42,7 +50,7 @@ func gbrainParseOptions(m map[string]any) (any, error) {
 	const where = "request.profiles.gbrain"
 	for k := range m {
 		switch k {
-		case "depth", "fanout", "types", "direction", "exclude", "dedup":
+		case "depth", "fanout", "types", "direction", "exclude", "dedup", "boost":
 		default:
 			return nil, invalid("%s: unknown option %s", where, k)
 		}
@@ -69,12 +77,61 @@ func gbrainParseOptions(m map[string]any) (any, error) {
 		}
 		o.dedup = b
 	}
+	if v, ok := present(m, "boost"); ok {
+		bm, isObj := v.(map[string]any)
+		if !isObj {
+			return nil, invalid("%s.boost must be an object", where)
+		}
+		for prefix, raw := range bm {
+			if prefix == "" {
+				return nil, invalid("%s.boost: a prefix must not be empty", where)
+			}
+			f, isNum := asFloat(raw)
+			if !isNum || math.IsInf(f, 0) || math.IsNaN(f) || f <= 0 {
+				return nil, invalid("%s.boost.%s must be a finite number > 0", where, prefix)
+			}
+			o.boost = append(o.boost, gbrainBoost{prefix, f})
+		}
+		sort.Slice(o.boost, func(i, j int) bool {
+			return CPLen(o.boost[i].prefix) > CPLen(o.boost[j].prefix)
+		})
+	}
 	w, err := gbrainWalkOptions(m, where+".")
 	if err != nil {
 		return nil, err
 	}
 	o.walk = w
 	return o, nil
+}
+
+// gbrainApplyBoost is GBRAIN-18: longest prefix's factor, then order by exact value.
+func gbrainApplyBoost(boost []gbrainBoost, items []FusedItem) []FusedItem {
+	if len(boost) == 0 {
+		return items
+	}
+	out := make([]FusedItem, len(items))
+	for i, it := range items {
+		out[i] = it
+		for _, b := range boost {
+			if strings.HasPrefix(it.Candidate.Path, b.prefix) {
+				exact := it.Exact
+				if exact == nil {
+					exact = new(big.Rat).SetFloat64(it.Score)
+				}
+				out[i].Score = it.Score * b.factor
+				out[i].Exact = new(big.Rat).Mul(exact, new(big.Rat).SetFloat64(b.factor))
+				break
+			}
+		}
+	}
+	exactOf := func(f FusedItem) *big.Rat {
+		if f.Exact == nil {
+			return new(big.Rat).SetFloat64(f.Score)
+		}
+		return f.Exact
+	}
+	sort.SliceStable(out, func(i, j int) bool { return exactOf(out[i]).Cmp(exactOf(out[j])) > 0 })
+	return out
 }
 
 // gbrainLegLimit is GBRAIN-16: with excludes, ask for every hit before the candidateK cut.
@@ -109,6 +166,7 @@ func gbrainFilterLeg(c *ProfileCall, leg string, hits []Candidate) []Candidate {
 
 // gbrainAfterFusion is GBRAIN-17: keep the first fused item of each page.
 func gbrainAfterFusion(c *ProfileCall, query string, items []FusedItem) []FusedItem {
+	items = gbrainApplyBoost(c.Options.(gbrainOptions).boost, items)
 	if !c.Options.(gbrainOptions).dedup {
 		return items
 	}

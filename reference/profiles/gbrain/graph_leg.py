@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+from fractions import Fraction
 from typing import Any
 
 from reference.data import SpecDataError, load_json
@@ -16,7 +18,9 @@ from .links import Edge, extract_links, page_of_path
 from .traverse import WalkOptions, adjacency, edges_from_json, walk, walk_options
 
 SOURCES_FILE = "profiles/gbrain/sources.json"
-OPTION_FIELDS = frozenset({"depth", "fanout", "types", "direction", "exclude", "dedup"})
+OPTION_FIELDS = frozenset(
+    {"depth", "fanout", "types", "direction", "exclude", "dedup", "boost"}
+)
 
 
 @dataclass(frozen=True)
@@ -26,6 +30,8 @@ class GbrainOptions:
     walk: WalkOptions
     exclude: tuple[str, ...]
     dedup: bool
+    #: GBRAIN-18: (prefix, factor), longest prefix first.
+    boost: tuple[tuple[str, float], ...] = ()
 
 
 @dataclass(frozen=True)
@@ -53,8 +59,43 @@ def parse_options(obj: Mapping[str, Any]) -> GbrainOptions:
     if dedup is not None and not isinstance(dedup, bool):
         raise InvalidInput(f"{where}.dedup must be a boolean")
     return GbrainOptions(
-        walk_options(obj, f"{where}."), tuple(exclude), True if dedup is None else dedup
+        walk_options(obj, f"{where}."),
+        tuple(exclude),
+        True if dedup is None else dedup,
+        _boost_map(obj.get("boost"), f"{where}.boost"),
     )
+
+
+def _boost_map(raw: object, where: str) -> tuple[tuple[str, float], ...]:
+    """GBRAIN-18: {prefix: factor}, factors finite and > 0; longest prefix first."""
+    if raw is None:
+        return ()
+    if not isinstance(raw, Mapping):
+        raise InvalidInput(f"{where} must be an object")
+    out: list[tuple[str, float]] = []
+    for prefix, factor in raw.items():
+        if prefix == "":
+            raise InvalidInput(f"{where}: a prefix must not be empty")
+        if isinstance(factor, bool) or not isinstance(factor, int | float):
+            raise InvalidInput(f"{where}.{prefix} must be a number")
+        value = float(factor)
+        if not math.isfinite(value) or value <= 0:
+            raise InvalidInput(f"{where}.{prefix} must be a finite number > 0")
+        out.append((prefix, value))
+    return tuple(sorted(out, key=lambda pf: -len(pf[0])))
+
+
+def boost(options: GbrainOptions, items: list[Fused]) -> list[Fused]:
+    """GBRAIN-18: multiply by the longest matching prefix's factor, re-sort by exact value."""
+    if not options.boost:
+        return items
+    keyed: list[tuple[Fraction, int, Fused]] = []
+    for position, item in enumerate(items):
+        factor = next((f for p, f in options.boost if item.candidate.path.startswith(p)), None)
+        if factor is not None:
+            item = replace(item, score=item.score * factor, exact=item.exact * Fraction(factor))
+        keyed.append((-item.exact, position, item))
+    return [item for _, _, item in sorted(keyed, key=lambda t: (t[0], t[1]))]
 
 
 def default_excludes() -> list[str]:
@@ -78,7 +119,8 @@ def filter_leg(call: ProfileCall, leg: str, hits: list[Candidate]) -> list[Candi
 
 
 def after_fusion(call: ProfileCall, query: str, items: list[Fused]) -> list[Fused]:
-    """GBRAIN-17: keep the first fused item of each page."""
+    """GBRAIN-18 then GBRAIN-17: source boosts, then keep the first fused item of each page."""
+    items = boost(call.options, items)
     if not call.options.dedup:
         return items
     seen: set[str] = set()

@@ -1,12 +1,13 @@
 // Profile gbrain: the graph backend supplied to the core's graph leg (GBRAIN-13..15).
 import { invalid } from '../errors.mjs';
 import { loadSpecData } from '../data.mjs';
-import { compareCodePoints, words } from '../text.mjs';
+import { compareCodePoints, cpLength, words } from '../text.mjs';
+import * as Q from '../rational.mjs';
 import { candidate, isObject } from '../validate.mjs';
 import { extractLinks, pageOfPath } from './links.mjs';
 import { edgesFromJson, traverse, walkOptions } from './traverse.mjs';
 
-const OPTION_FIELDS = new Set(['depth', 'fanout', 'types', 'direction', 'exclude', 'dedup']);
+const OPTION_FIELDS = new Set(['depth', 'fanout', 'types', 'direction', 'exclude', 'dedup', 'boost']);
 const MAX_INTEGER = 2 ** 31 - 1;
 
 // GBRAIN-16: seed 004's hard-exclude prefixes.
@@ -30,7 +31,35 @@ export function parseOptions(obj) {
   let dedup = obj.dedup;
   if (dedup === undefined || dedup === null) dedup = true;
   else if (typeof dedup !== 'boolean') throw invalid(`${where}.dedup must be a boolean`);
-  return { walk: walkOptions(obj, `${where}.`), exclude: [...exclude], dedup };
+  return { walk: walkOptions(obj, `${where}.`), exclude: [...exclude], dedup, boost: boostMap(obj.boost, `${where}.boost`) };
+}
+
+// GBRAIN-18: [[prefix, factor]] longest prefix first; factors finite and > 0.
+function boostMap(raw, where) {
+  if (raw === undefined || raw === null) return [];
+  if (!isObject(raw)) throw invalid(`${where} must be an object`);
+  const out = [];
+  for (const [prefix, factor] of Object.entries(raw)) {
+    if (prefix === '') throw invalid(`${where}: a prefix must not be empty`);
+    if (typeof factor !== 'number' || !Number.isFinite(factor) || factor <= 0) {
+      throw invalid(`${where}.${prefix} must be a finite number > 0`);
+    }
+    out.push([prefix, factor]);
+  }
+  return out.sort((a, b) => cpLength(b[0]) - cpLength(a[0]));
+}
+
+// GBRAIN-18: multiply by the longest matching prefix's factor, re-sort by exact value.
+function applyBoost(boost, items) {
+  if (boost.length === 0) return items;
+  const rows = items.map((item, pos) => {
+    const hit = boost.find(([p]) => item.path.startsWith(p));
+    if (!hit) return { item, pos };
+    const exact = Q.mul(item.exact ?? Q.exactFloat(item.score), Q.exactFloat(hit[1]));
+    return { item: { ...item, score: item.score * hit[1], exact }, pos };
+  });
+  rows.sort((a, b) => Q.compare(b.item.exact ?? Q.exactFloat(b.item.score), a.item.exact ?? Q.exactFloat(a.item.score)) || a.pos - b.pos);
+  return rows.map((r) => r.item);
 }
 
 // GBRAIN-16: with excludes, ask for every hit so the candidateK cut sees the filtered answer.
@@ -46,6 +75,7 @@ export function filterLeg(call, leg, hits) {
 
 // GBRAIN-17: keep the first fused item of each page.
 export function afterFusion(call, query, items) {
+  items = applyBoost(call.options.boost, items);
   if (!call.options.dedup) return items;
   const seen = new Set();
   return items.filter((item) => {
