@@ -239,3 +239,17 @@ def test_boost_longest_prefix_and_exact_order() -> None:
     assert [f.id for f in out] == ["y", "x"] and out[0].score == out[1].score
     with pytest.raises(InvalidInput):
         PIPELINE.parse_request({"boost": {"x/": 0}})
+
+
+def test_intent_classes_in_file_order_and_routing() -> None:
+    """GBRAIN-19 GBRAIN-20 First class with a whole-word trigger; entity doubles the graph."""
+    from reference.profiles.gbrain.routing import classify, route_weights
+
+    assert classify("what happened last week?") == "temporal"
+    assert classify("Acme AI Series A") == "event"
+    assert classify("who raised the Series A?") == "event"
+    assert classify("who works at Acme?") == "entity"
+    assert classify("whoever knows") == "general"
+    w = {"bm25": 1.0, "vector": 1.0, "graph": 1.0}
+    assert route_weights("entity", w)["graph"] == 2.0
+    assert route_weights("temporal", w) == w

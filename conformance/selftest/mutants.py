@@ -2596,3 +2596,46 @@ def _gbrain_boost_float() -> None:
         return sorted(kept, key=lambda item: -item.score)
 
     swap(graph, "boost", boost)
+
+
+@mutant("gbrain-intent-substring", "GBRAIN-19", "triggers match as substrings of the query")
+def _gbrain_intent_substring() -> None:
+    routing = _gbrain("routing")
+
+    def contains(query: list[str], trigger: tuple[str, ...]) -> bool:
+        return " ".join(trigger) in " ".join(query)
+
+    swap(routing, "_contains", contains)
+
+
+@mutant("gbrain-intent-entity-first", "GBRAIN-19", "entity is tried before temporal and event")
+def _gbrain_entity_first() -> None:
+    routing = _gbrain("routing")
+    original = routing.intent_table
+
+    def intent_table() -> Any:
+        table = original()
+        ordered = sorted(table.classes, key=lambda c: c[0] != "entity")
+        return replace(table, classes=tuple(ordered))
+
+    swap(routing, "intent_table", intent_table)
+
+
+@mutant("gbrain-temporal-keeps-boost", "GBRAIN-20", "temporal queries are boosted like the rest")
+def _gbrain_temporal_boost() -> None:
+    original = _gbrain("graph_leg").after_fusion
+
+    def after_fusion(call: Any, query: str, items: Any) -> Any:
+        saved = call.trace.get("intent")
+        call.trace["intent"] = "general"
+        try:
+            return original(call, query, items)
+        finally:
+            call.trace["intent"] = saved
+
+    _gbrain_hooks(after_fusion=after_fusion)
+
+
+@mutant("gbrain-entity-weight-ignored", "GBRAIN-20", "entity queries leave the graph weight at 1")
+def _gbrain_entity_weight() -> None:
+    swap(_gbrain("routing"), "route_weights", lambda intent, weights: weights)

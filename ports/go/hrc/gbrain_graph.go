@@ -166,7 +166,9 @@ func gbrainFilterLeg(c *ProfileCall, leg string, hits []Candidate) []Candidate {
 
 // gbrainAfterFusion is GBRAIN-17: keep the first fused item of each page.
 func gbrainAfterFusion(c *ProfileCall, query string, items []FusedItem) []FusedItem {
-	items = gbrainApplyBoost(c.Options.(gbrainOptions).boost, items)
+	if c.Trace["intent"] != "temporal" {
+		items = gbrainApplyBoost(c.Options.(gbrainOptions).boost, items)
+	}
 	if !c.Options.(gbrainOptions).dedup {
 		return items
 	}
@@ -293,7 +295,7 @@ func gbrainGraphBackend(c *ProfileCall) GraphBackend {
 }
 
 func init() {
-	profileDataLoaders = append(profileDataLoaders, loadGbrain, loadGbrainSources)
+	profileDataLoaders = append(profileDataLoaders, loadGbrain, loadGbrainSources, loadGbrainIntent)
 	RegisterProfile(&Profile{
 		Name:    "gbrain",
 		Version: GbrainVersion,
@@ -304,6 +306,7 @@ func init() {
 		Pipeline: &PipelineHooks{
 			ParseRequest:  gbrainParseOptions,
 			ParseBackends: gbrainParseBackends,
+			AdjustWeights: gbrainAdjustWeights,
 			LegLimit:      gbrainLegLimit,
 			FilterLeg:     gbrainFilterLeg,
 			GraphBackend:  gbrainGraphBackend,

@@ -2,7 +2,8 @@
 
 Seed 004's zero-LLM link extraction (GBRAIN-1..9), typed-edge traversal (GBRAIN-10..12) and
 the graph backend built from the query's entities (GBRAIN-13..15), hard-exclude prefixes
-(GBRAIN-16) and dedup by page (GBRAIN-17).
+(GBRAIN-16), dedup by page (GBRAIN-17), source boosts (GBRAIN-18) and intent routing
+(GBRAIN-19, GBRAIN-20).
 """
 
 from __future__ import annotations
@@ -10,6 +11,7 @@ from __future__ import annotations
 from reference.profile_hooks import PipelineHooks
 
 from .graph_leg import (
+    adjust_weights,
     after_fusion,
     filter_leg,
     graph_backend,
@@ -29,6 +31,7 @@ OPERATIONS = {
 PIPELINE = PipelineHooks(
     parse_request=parse_options,
     parse_backends=parse_graph_data,
+    adjust_weights=adjust_weights,
     leg_limit=leg_limit,
     filter_leg=filter_leg,
     graph_backend=graph_backend,

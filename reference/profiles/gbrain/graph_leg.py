@@ -15,6 +15,7 @@ from reference.text import words
 from reference.types import MAX_INTEGER, Candidate, InvalidInput, candidates_from_json
 
 from .links import Edge, extract_links, page_of_path
+from .routing import classify, route_weights
 from .traverse import WalkOptions, adjacency, edges_from_json, walk, walk_options
 
 SOURCES_FILE = "profiles/gbrain/sources.json"
@@ -118,9 +119,17 @@ def filter_leg(call: ProfileCall, leg: str, hits: list[Candidate]) -> list[Candi
     return [h for h in hits if not h.path.startswith(prefixes)] if prefixes else hits
 
 
+def adjust_weights(call: ProfileCall, query: str, weights: dict[str, float]) -> dict[str, float]:
+    """GBRAIN-19, GBRAIN-20: classify the query once, record it, route the graph weight."""
+    intent = classify(query)
+    call.trace["intent"] = intent
+    return route_weights(intent, weights)
+
+
 def after_fusion(call: ProfileCall, query: str, items: list[Fused]) -> list[Fused]:
-    """GBRAIN-18 then GBRAIN-17: source boosts, then keep the first fused item of each page."""
-    items = boost(call.options, items)
+    """GBRAIN-18 (not for temporal queries, GBRAIN-20) then GBRAIN-17: boosts, then dedup."""
+    if call.trace.get("intent") != "temporal":
+        items = boost(call.options, items)
     if not call.options.dedup:
         return items
     seen: set[str] = set()

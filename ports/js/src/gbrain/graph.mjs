@@ -3,6 +3,7 @@ import { invalid } from '../errors.mjs';
 import { loadSpecData } from '../data.mjs';
 import { compareCodePoints, cpLength, words } from '../text.mjs';
 import * as Q from '../rational.mjs';
+import { classify, routeWeights } from './routing.mjs';
 import { candidate, isObject } from '../validate.mjs';
 import { extractLinks, pageOfPath } from './links.mjs';
 import { edgesFromJson, traverse, walkOptions } from './traverse.mjs';
@@ -74,8 +75,15 @@ export function filterLeg(call, leg, hits) {
 }
 
 // GBRAIN-17: keep the first fused item of each page.
+export function adjustWeights(call, query, weights) {
+  const intent = classify(query);
+  call.trace.intent = intent;
+  return routeWeights(intent, weights);
+}
+
+// GBRAIN-18 (not for temporal queries, GBRAIN-20), then GBRAIN-17.
 export function afterFusion(call, query, items) {
-  items = applyBoost(call.options.boost, items);
+  if (call.trace.intent !== 'temporal') items = applyBoost(call.options.boost, items);
   if (!call.options.dedup) return items;
   const seen = new Set();
   return items.filter((item) => {

@@ -2,7 +2,8 @@
 import { invalid } from '../errors.mjs';
 import { extractLinks, linkTable } from './links.mjs';
 import { edgesFromJson, traverse, walkOptions } from './traverse.mjs';
-import { afterFusion, defaultExcludes, filterLeg, graphBackend, legLimit, parseGraphData, parseOptions } from './graph.mjs';
+import { intentTable } from './routing.mjs';
+import { adjustWeights, afterFusion, defaultExcludes, filterLeg, graphBackend, legLimit, parseGraphData, parseOptions } from './graph.mjs';
 
 export const name = 'gbrain';
 export const version = '1.0.0';
@@ -11,6 +12,7 @@ export const version = '1.0.0';
 export const pipeline = {
   parseRequest: parseOptions,
   parseBackends: parseGraphData,
+  adjustWeights,
   legLimit,
   filterLeg,
   graphBackend,
@@ -20,6 +22,7 @@ export const pipeline = {
 export function load() {
   linkTable();
   defaultExcludes();
+  intentTable();
 }
 
 export const operations = {
