@@ -253,3 +253,20 @@ def test_intent_classes_in_file_order_and_routing() -> None:
     w = {"bm25": 1.0, "vector": 1.0, "graph": 1.0}
     assert route_weights("entity", w)["graph"] == 2.0
     assert route_weights("temporal", w) == w
+
+
+def test_token_budget_keeps_the_longest_fitting_prefix() -> None:
+    """GBRAIN-21 TEXT-7 words of the content; the first item that does not fit ends the list."""
+    from reference.profiles.gbrain.graph_leg import within_budget
+    from reference.rrf import RankedList, fuse
+    from reference.types import Candidate
+
+    items = tuple(
+        Candidate(str(i), f"{i}.md", content=text)
+        for i, text in enumerate(["one two three", "four five six seven", "eight"])
+    )
+    fused = fuse([RankedList("bm25", 1.0, items)])
+    call = ProfileCall("gbrain", PIPELINE.parse_request({"tokenBudget": 7}), None)
+    assert [f.id for f in within_budget(call, 7, fused)] == ["0", "1"]
+    assert call.trace["budget"] == {"limit": 7, "used": 7, "dropped": 1}
+    assert within_budget(call, 2, fused) == []

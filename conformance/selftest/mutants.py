@@ -2639,3 +2639,42 @@ def _gbrain_temporal_boost() -> None:
 @mutant("gbrain-entity-weight-ignored", "GBRAIN-20", "entity queries leave the graph weight at 1")
 def _gbrain_entity_weight() -> None:
     swap(_gbrain("routing"), "route_weights", lambda intent, weights: weights)
+
+
+@mutant(
+    "gbrain-budget-skips-large-items",
+    "GBRAIN-21",
+    "an item over the remaining budget is skipped and smaller later items still fill it",
+)
+def _gbrain_budget_skip() -> None:
+    graph = _gbrain("graph_leg")
+    words = _mod("reference.text").words
+
+    def within_budget(call: Any, budget: int, items: Any) -> Any:
+        used, out = 0, []
+        for item in items:
+            tokens = len(words(item.candidate.content))
+            if used + tokens <= budget:
+                used += tokens
+                out.append(item)
+        call.trace["budget"] = {"limit": budget, "used": used, "dropped": len(items) - len(out)}
+        return out
+
+    swap(graph, "within_budget", within_budget)
+
+
+@mutant("gbrain-budget-counts-code-points", "GBRAIN-21", "tokens are counted as code points / 4")
+def _gbrain_budget_chars() -> None:
+    graph = _gbrain("graph_leg")
+
+    def within_budget(call: Any, budget: int, items: Any) -> Any:
+        used, kept = 0, 0
+        for item in items:
+            tokens = -(-len(item.candidate.content) // 4)
+            if used + tokens > budget:
+                break
+            used, kept = used + tokens, kept + 1
+        call.trace["budget"] = {"limit": budget, "used": used, "dropped": len(items) - kept}
+        return items[:kept]
+
+    swap(graph, "within_budget", within_budget)

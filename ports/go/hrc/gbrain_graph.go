@@ -21,6 +21,7 @@ type gbrainOptions struct {
 	exclude []string
 	dedup   bool
 	boost   []gbrainBoost // GBRAIN-18, longest prefix first
+	budget  int64         // GBRAIN-21, 0 = no budget
 }
 
 type gbrainBoost struct {
@@ -50,7 +51,7 @@ func gbrainParseOptions(m map[string]any) (any, error) {
 	const where = "request.profiles.gbrain"
 	for k := range m {
 		switch k {
-		case "depth", "fanout", "types", "direction", "exclude", "dedup", "boost":
+		case "depth", "fanout", "types", "direction", "exclude", "dedup", "boost", "tokenBudget":
 		default:
 			return nil, invalid("%s: unknown option %s", where, k)
 		}
@@ -95,6 +96,13 @@ func gbrainParseOptions(m map[string]any) (any, error) {
 		sort.Slice(o.boost, func(i, j int) bool {
 			return CPLen(o.boost[i].prefix) > CPLen(o.boost[j].prefix)
 		})
+	}
+	if v, ok := present(m, "tokenBudget"); ok {
+		n, err := asInt(v, where+".tokenBudget", 1)
+		if err != nil {
+			return nil, err
+		}
+		o.budget = n
 	}
 	w, err := gbrainWalkOptions(m, where+".")
 	if err != nil {
@@ -169,22 +177,37 @@ func gbrainAfterFusion(c *ProfileCall, query string, items []FusedItem) []FusedI
 	if c.Trace["intent"] != "temporal" {
 		items = gbrainApplyBoost(c.Options.(gbrainOptions).boost, items)
 	}
-	if !c.Options.(gbrainOptions).dedup {
-		return items
-	}
-	seen := map[string]bool{}
-	out := []FusedItem{}
-	for _, it := range items {
-		key := "\x00" + it.Candidate.Path
-		if page, ok := gbrainResolve(it.Candidate.Path, nil); ok {
-			key = page
+	o := c.Options.(gbrainOptions)
+	if o.dedup {
+		seen := map[string]bool{}
+		out := []FusedItem{}
+		for _, it := range items {
+			key := "\x00" + it.Candidate.Path
+			if page, ok := gbrainResolve(it.Candidate.Path, nil); ok {
+				key = page
+			}
+			if !seen[key] {
+				seen[key] = true
+				out = append(out, it)
+			}
 		}
-		if !seen[key] {
-			seen[key] = true
-			out = append(out, it)
-		}
+		items = out
 	}
-	return out
+	if o.budget > 0 {
+		var used int64
+		kept := 0
+		for _, it := range items {
+			tokens := int64(len(Words(it.Candidate.Content)))
+			if used+tokens > o.budget {
+				break
+			}
+			used += tokens
+			kept++
+		}
+		c.Trace["budget"] = map[string]any{"limit": o.budget, "used": used, "dropped": len(items) - kept}
+		items = items[:kept]
+	}
+	return items
 }
 
 // gbrainParseBackends is GBRAIN-13: backends.profiles.gbrain {pages, edges?}.

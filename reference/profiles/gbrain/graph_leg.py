@@ -12,7 +12,13 @@ from reference.data import SpecDataError, load_json
 from reference.profile_hooks import ProfileCall
 from reference.rrf import Fused
 from reference.text import words
-from reference.types import MAX_INTEGER, Candidate, InvalidInput, candidates_from_json
+from reference.types import (
+    MAX_INTEGER,
+    Candidate,
+    InvalidInput,
+    candidates_from_json,
+    whole_number,
+)
 
 from .links import Edge, extract_links, page_of_path
 from .routing import classify, route_weights
@@ -20,7 +26,7 @@ from .traverse import WalkOptions, adjacency, edges_from_json, walk, walk_option
 
 SOURCES_FILE = "profiles/gbrain/sources.json"
 OPTION_FIELDS = frozenset(
-    {"depth", "fanout", "types", "direction", "exclude", "dedup", "boost"}
+    {"depth", "fanout", "types", "direction", "exclude", "dedup", "boost", "tokenBudget"}
 )
 
 
@@ -33,6 +39,8 @@ class GbrainOptions:
     dedup: bool
     #: GBRAIN-18: (prefix, factor), longest prefix first.
     boost: tuple[tuple[str, float], ...] = ()
+    #: GBRAIN-21: the token budget, or None.
+    token_budget: int | None = None
 
 
 @dataclass(frozen=True)
@@ -56,6 +64,7 @@ def parse_options(obj: Mapping[str, Any]) -> GbrainOptions:
         exclude = default_excludes()
     elif not isinstance(exclude, list) or not all(isinstance(p, str) and p for p in exclude):
         raise InvalidInput(f"{where}.exclude must be a list of non-empty strings")
+    budget = obj.get("tokenBudget")
     dedup = obj.get("dedup")
     if dedup is not None and not isinstance(dedup, bool):
         raise InvalidInput(f"{where}.dedup must be a boolean")
@@ -64,6 +73,7 @@ def parse_options(obj: Mapping[str, Any]) -> GbrainOptions:
         tuple(exclude),
         True if dedup is None else dedup,
         _boost_map(obj.get("boost"), f"{where}.boost"),
+        None if budget is None else whole_number(budget, f"{where}.tokenBudget"),
     )
 
 
@@ -130,8 +140,15 @@ def after_fusion(call: ProfileCall, query: str, items: list[Fused]) -> list[Fuse
     """GBRAIN-18 (not for temporal queries, GBRAIN-20) then GBRAIN-17: boosts, then dedup."""
     if call.trace.get("intent") != "temporal":
         items = boost(call.options, items)
-    if not call.options.dedup:
-        return items
+    if call.options.dedup:
+        items = dedup(items)
+    if call.options.token_budget is not None:
+        items = within_budget(call, call.options.token_budget, items)
+    return items
+
+
+def dedup(items: list[Fused]) -> list[Fused]:
+    """GBRAIN-17: the first fused item of each page (page id of its path, or the path)."""
     seen: set[str] = set()
     out: list[Fused] = []
     for item in items:
@@ -141,6 +158,20 @@ def after_fusion(call: ProfileCall, query: str, items: list[Fused]) -> list[Fuse
             seen.add(key)
             out.append(item)
     return out
+
+
+def within_budget(call: ProfileCall, budget: int, items: list[Fused]) -> list[Fused]:
+    """GBRAIN-21: the longest prefix whose TEXT-7 word count of contents fits the budget."""
+    used = 0
+    kept = 0
+    for item in items:
+        tokens = len(words(item.candidate.content))
+        if used + tokens > budget:
+            break
+        used += tokens
+        kept += 1
+    call.trace["budget"] = {"limit": budget, "used": used, "dropped": len(items) - kept}
+    return items[:kept]
 
 
 def parse_graph_data(obj: Any | None) -> GraphData | None:

@@ -4,11 +4,11 @@ import { loadSpecData } from '../data.mjs';
 import { compareCodePoints, cpLength, words } from '../text.mjs';
 import * as Q from '../rational.mjs';
 import { classify, routeWeights } from './routing.mjs';
-import { candidate, isObject } from '../validate.mjs';
+import { candidate, isObject, wholeNumber } from '../validate.mjs';
 import { extractLinks, pageOfPath } from './links.mjs';
 import { edgesFromJson, traverse, walkOptions } from './traverse.mjs';
 
-const OPTION_FIELDS = new Set(['depth', 'fanout', 'types', 'direction', 'exclude', 'dedup', 'boost']);
+const OPTION_FIELDS = new Set(['depth', 'fanout', 'types', 'direction', 'exclude', 'dedup', 'boost', 'tokenBudget']);
 const MAX_INTEGER = 2 ** 31 - 1;
 
 // GBRAIN-16: seed 004's hard-exclude prefixes.
@@ -32,7 +32,10 @@ export function parseOptions(obj) {
   let dedup = obj.dedup;
   if (dedup === undefined || dedup === null) dedup = true;
   else if (typeof dedup !== 'boolean') throw invalid(`${where}.dedup must be a boolean`);
-  return { walk: walkOptions(obj, `${where}.`), exclude: [...exclude], dedup, boost: boostMap(obj.boost, `${where}.boost`) };
+  const tokenBudget = obj.tokenBudget === undefined || obj.tokenBudget === null
+    ? null
+    : wholeNumber(obj.tokenBudget, `${where}.tokenBudget`, { min: 1 });
+  return { walk: walkOptions(obj, `${where}.`), exclude: [...exclude], dedup, boost: boostMap(obj.boost, `${where}.boost`), tokenBudget };
 }
 
 // GBRAIN-18: [[prefix, factor]] longest prefix first; factors finite and > 0.
@@ -84,15 +87,32 @@ export function adjustWeights(call, query, weights) {
 // GBRAIN-18 (not for temporal queries, GBRAIN-20), then GBRAIN-17.
 export function afterFusion(call, query, items) {
   if (call.trace.intent !== 'temporal') items = applyBoost(call.options.boost, items);
-  if (!call.options.dedup) return items;
-  const seen = new Set();
-  return items.filter((item) => {
-    const page = pageOfPath(item.path);
-    const key = page === null ? `\u0000${item.path}` : page;
-    if (seen.has(key)) return false;
-    seen.add(key);
-    return true;
-  });
+  if (call.options.dedup) {
+    const seen = new Set();
+    items = items.filter((item) => {
+      const page = pageOfPath(item.path);
+      const key = page === null ? `\u0000${item.path}` : page;
+      if (seen.has(key)) return false;
+      seen.add(key);
+      return true;
+    });
+  }
+  if (call.options.tokenBudget !== null) items = withinBudget(call, call.options.tokenBudget, items);
+  return items;
+}
+
+// GBRAIN-21: the longest prefix whose TEXT-7 word count of contents fits the budget.
+function withinBudget(call, budget, items) {
+  let used = 0;
+  let kept = 0;
+  for (const item of items) {
+    const tokens = words(item.content ?? '').length;
+    if (used + tokens > budget) break;
+    used += tokens;
+    kept += 1;
+  }
+  call.trace.budget = { limit: budget, used, dropped: items.length - kept };
+  return items.slice(0, kept);
 }
 
 // GBRAIN-13: backends.profiles.gbrain {pages, edges?}; absent edges are extracted.
