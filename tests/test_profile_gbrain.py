@@ -270,3 +270,28 @@ def test_token_budget_keeps_the_longest_fitting_prefix() -> None:
     assert [f.id for f in within_budget(call, 7, fused)] == ["0", "1"]
     assert call.trace["budget"] == {"limit": 7, "used": 7, "dropped": 1}
     assert within_budget(call, 2, fused) == []
+
+
+def test_cli_index_reports_links_and_search_runs_the_graph_leg(
+    tmp_path: Any, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """GBRAIN-13 GBRAIN-15 `hrc index` reports missing targets; `hrc search --profile gbrain`
+    fuses the graph leg built from the index's pages and edges."""
+    from conformance.cli import main
+
+    root = tmp_path / "notes"
+    (root / "people").mkdir(parents=True)
+    (root / "people" / "ann.md").write_text(
+        "# Ann\n\nAnn works at [Acme](../acme.md) with [[people/ghost]].\n", encoding="utf-8"
+    )
+    (root / "acme.md").write_text("# Acme\n\nA company.\n", encoding="utf-8")
+    db = tmp_path / "index.db"
+    assert main(["index", str(root), "--db", str(db)]) == 0
+    out = capsys.readouterr().out
+    assert "links: 2 edges, 1 to pages not indexed" in out
+    assert "people/ann -> people/ghost (works_at): no such page" in out
+    argv = ["search", "who works at Acme", "--db", str(db), "--mode", "hybrid"]
+    assert main([*argv, "--profile", "gbrain", "--json"]) == 0
+    trace = json.loads(capsys.readouterr().out)["trace"]
+    assert trace["profiles"]["gbrain"] == {"intent": "entity", "seeds": ["acme"], "reached": 3}
+    assert trace["graph"]["hits"] == 2
