@@ -1,6 +1,7 @@
 """Benchmark: gbrain link extraction and traversal against the BM25 leg (not a test).
 
     python benchmarks/gbrain_graph.py [--sizes 10000 100000 17000] [--queries 200]
+    python benchmarks/gbrain_graph.py --sizes 17000 --dump pages.json   # for gbrain_extract_js.mjs
 
 For each size it generates that many pages (the fixed-seed bodies of benchmarks/_corpus.py,
 each given five links in sentences: root slugs, relative `../` links, wikilinks, a typed-link
@@ -17,6 +18,7 @@ blockquote and a link inside a code span) and reports, on the same pages:
 from __future__ import annotations
 
 import argparse
+import json
 import platform
 import random
 import sqlite3
@@ -108,7 +110,11 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--sizes", type=int, nargs="+", default=[10_000, 100_000, 17_000])
     parser.add_argument("--queries", type=int, default=200)
+    parser.add_argument("--dump", type=Path, help="only write the pages of --sizes as JSON")
     args = parser.parse_args()
+    if args.dump is not None:
+        args.dump.write_text(json.dumps([p for n in args.sizes for p in pages(n)]))
+        return
     print(f"python {platform.python_version()}, sqlite {sqlite3.sqlite_version}")
     print(
         "| pages | edges | extract (s) | FTS build (s) | extract / FTS | adjacency (s) "

@@ -15,9 +15,9 @@ export function linkTable() {
   const doc = loadSpecData(DATA_FILE);
   const p = doc.patterns;
   table = {
-    wikilink: p.wikilink.source,
+    wikilink: new RegExp(p.wikilink.source, 'g'), // matchAll copies it, so reuse is safe
     wikilinkGroup: p.wikilink.target,
-    markdown: p.markdown.source,
+    markdown: new RegExp(p.markdown.source, 'g'),
     markdownGroup: p.markdown.target,
     typed: new RegExp(p.typed.source),
     typedGroup: p.typed.label,
@@ -62,6 +62,7 @@ export function codeLines(lines) {
 
 // GBRAIN-4: escapes and same-line code spans become spaces, one per code point.
 export function blankLine(line) {
+  if (!line.includes('\\') && !line.includes('`')) return line;
   const cps = Array.from(line);
   const n = cps.length;
   let out = '';
@@ -135,12 +136,12 @@ export function targetPage(target, base) {
 function linkSpans(line, t) {
   const spans = [];
   let rest = line;
-  for (const m of line.matchAll(new RegExp(t.wikilink, 'g'))) {
+  for (const m of line.matchAll(t.wikilink)) {
     const end = m.index + m[0].length;
     spans.push({ start: m.index, end, target: m[t.wikilinkGroup] });
     rest = rest.slice(0, m.index) + ' '.repeat(m[0].length) + rest.slice(end);
   }
-  for (const m of rest.matchAll(new RegExp(t.markdown, 'g'))) {
+  for (const m of rest.matchAll(t.markdown)) {
     if (m.index > 0 && rest[m.index - 1] === '!') continue;
     spans.push({ start: m.index, end: m.index + m[0].length, target: m[t.markdownGroup] });
   }
@@ -186,8 +187,7 @@ function occurrences(words, trigger) {
   return out;
 }
 
-function inferType(line, span, spans, t) {
-  const ends = sentenceEnds(line, spans);
+function inferType(line, span, spans, ends, t) {
   let start = 0;
   let stop = line.length;
   for (const p of ends) {
@@ -239,14 +239,16 @@ export function extractLinks(path, markdown) {
   const code = codeLines(lines);
   const found = new Map();
   lines.forEach((line, idx) => {
-    if (code[idx]) return;
+    if (code[idx] || !line.includes('[')) return;
     const blanked = blankLine(line);
     const spans = linkSpans(blanked, t);
+    if (spans.length === 0) return;
     const label = typedLabel(blanked, t);
+    const ends = label === null ? sentenceEnds(blanked, spans) : [];
     for (const span of spans) {
       const to = targetPage(span.target, base);
       if (to === null || to === page) continue;
-      const type = label !== null ? label : inferType(blanked, span, spans, t);
+      const type = label !== null ? label : inferType(blanked, span, spans, ends, t);
       found.set(JSON.stringify([to, type]), { from: page, to, type });
     }
   });
