@@ -51,6 +51,14 @@ def register(subparsers: Any) -> None:
     )
     s.add_argument("--k1", type=float, default=None, help="Okapi k1 (default 1.5)")
     s.add_argument("--b", type=float, default=None, help="Okapi b (default 0.75)")
+    s.add_argument(
+        "--profile",
+        action="append",
+        choices=["gbrain"],
+        default=[],
+        help="enable a profile; gbrain: the graph leg over the index's links "
+        "(spec/profiles/gbrain.md)",
+    )
     s.add_argument("--trace", action="store_true", help="also print a readable view of the trace")
     s.add_argument("--json", action="store_true", help="print {results, trace} as JSON instead")
     s.set_defaults(func=cmd_search)
@@ -161,7 +169,21 @@ def cmd_index(args: argparse.Namespace) -> int:
               "the index is empty", file=sys.stderr)
     summary = ", ".join(f"{v} {k}" for k, v in report.counts().items())
     print(f"indexed {shown(str(root))} into {shown(str(db))}: {summary}")
+    _print_links(db)
     return 0
+
+
+def _print_links(db: Path) -> None:
+    """Profile gbrain: the edges `hrc index` extracted; an edge to a missing page is kept and
+    reported (spec/profiles/gbrain.md)."""
+    from reference.backends.sqlite_fts import SqliteIndex
+    from reference.profiles.gbrain.edges_table import EdgesTable
+
+    with SqliteIndex(db) as index:
+        links = EdgesTable(index.connection()).summary()
+    print(f"links: {links.edges} edges, {len(links.missing)} to pages not indexed")
+    for source, target, kind in links.missing:
+        print(f"  {shown(source)} -> {shown(target)} ({shown(kind)}): no such page")
 
 
 def _format_table(results: list[dict[str, Any]]) -> str:
@@ -193,6 +215,11 @@ def _format_trace_summary(trace: dict[str, Any]) -> str:
         out.append(f"  rung {a['rung']:<20} {shown(a['expression']) or '-':<40} {what}")
     vector = trace["vector"]
     out.append(f"vector: {vector['hits']} hits" if vector["ran"] else "vector: off")
+    graph = trace.get("graph")
+    if graph is not None:
+        out.append(f"graph: {graph['hits']} hits" if graph["ran"] else f"graph: {graph['skip']}")
+    for name, member in sorted(trace.get("profiles", {}).items()):
+        out.append(f"profile {name}: {shown(json.dumps(member, ensure_ascii=False))}")
     intent = trace["intent"]
     if intent["label"]:
         out.append(f"intent: {intent['label']}, {len(intent['adjusted'])} results reweighted")
@@ -231,8 +258,11 @@ def cmd_search(args: argparse.Namespace) -> int:
         "rerank": not args.no_rerank,
         "intentTable": args.intent_table,
     }
+    profiles: dict[str, Any] = {name: {} for name in args.profile}
     if args.bm25_okapi:
-        request["profiles"] = {"bm25-okapi": {"k1": args.k1, "b": args.b}}
+        profiles["bm25-okapi"] = {"k1": args.k1, "b": args.b}
+    if profiles:
+        request["profiles"] = profiles
     try:
         index = SqliteIndex(db)
     except IndexError_ as exc:
@@ -242,10 +272,14 @@ def cmd_search(args: argparse.Namespace) -> int:
         vectors = (
             None if embedder is None else MemoryVectorStore.from_chunks(index.chunks(), embedder)
         )
+        # OKAPI-15: the okapi tables `hrc index` wrote next to FTS5 (used when enabled).
+        profile_data: dict[str, Any] = {"bm25-okapi": OkapiIndex(index)}
+        if "gbrain" in args.profile:
+            from reference.profiles.gbrain.edges_table import EdgesTable
+
+            profile_data["gbrain"] = EdgesTable(index.connection()).graph_data()
         backends = Backends(index=index, embedder=embedder, vectors=vectors,
-                            reranker=LexicalReranker(),
-                            # OKAPI-15: the okapi tables `hrc index` wrote next to FTS5.
-                            profile_data={"bm25-okapi": OkapiIndex(index)})
+                            reranker=LexicalReranker(), profile_data=profile_data)
         results, trace = search(request, backends)
     except InvalidInput as exc:
         return _fail("search", str(exc))

@@ -21,6 +21,7 @@ from reference.backends.sqlite_fts import SqliteIndex
 from reference.backends.vector import MemoryVectorStore
 from reference.data import kit_root
 from reference.profiles.bm25_okapi.sqlite_index import sync as sync_okapi
+from reference.profiles.gbrain.edges_table import EdgesTable
 from reference.text import WHITESPACE, normalise
 from reference.types import Candidate, IndexError_
 
@@ -53,6 +54,8 @@ class Document:
     title: str
     summary: str
     chunks: tuple[Candidate, ...]
+    #: the decoded text, for the gbrain profile's link extraction (its edges table)
+    text: str = ""
 
 
 @dataclass
@@ -174,7 +177,7 @@ def parse_document(path: str, data: bytes) -> Document:
         Candidate(id=f"{path}#{i}", path=path, title=title, summary=summary, content=body)
         for i, body in enumerate(chunk_texts(blocks))
     )
-    return Document(path, content_hash(data), title, summary, chunks)
+    return Document(path, content_hash(data), title, summary, chunks, text)
 
 
 def list_files(root: Path, skipped: list[str] | None = None) -> list[tuple[str, Path]]:
@@ -295,8 +298,11 @@ def index_directory(
     known = index.document_hashes()
     changed: list[Document] = []
     with index.transaction():
+        links = EdgesTable(index.connection())  # profile gbrain: edges beside the chunks
         for doc in docs:
             old = known.get(doc.path)
+            if old is None or old != doc.content_hash or links.created:
+                links.write(doc.path, doc.text)
             if old == doc.content_hash:
                 report.unchanged.append(doc.path)
                 continue
@@ -308,6 +314,7 @@ def index_directory(
         for path in sorted(known, key=lambda p: p.encode("utf-8")):
             if path not in present:
                 index.remove_document(path)
+                links.remove(path)
                 report.removed.append(path)
         sync_okapi(index)  # profile bm25-okapi's statistics, same transaction (OKAPI-15)
     if vectors is not None:

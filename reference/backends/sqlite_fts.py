@@ -91,6 +91,11 @@ class SqliteIndex:
                 f"index {os.fspath(path)!r} uses {encoding}; BACKEND-3 needs UTF-8"
             )
 
+    def connection(self) -> sqlite3.Connection:
+        """The underlying connection, for tables kept beside the index (profile gbrain's
+        edges); writes belong inside `transaction()`."""
+        return self._db
+
     # -- transactions -------------------------------------------------------------------
 
     @contextmanager

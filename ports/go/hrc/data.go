@@ -91,8 +91,19 @@ func LoadData(dir string) error {
 			return err
 		}
 	}
-	return loadTemporal()
+	if err := loadTemporal(); err != nil {
+		return err
+	}
+	for _, load := range profileDataLoaders {
+		if err := load(); err != nil {
+			return err
+		}
+	}
+	return nil
 }
+
+// profileDataLoaders load each registered profile's data files at start-up (PROTO-28).
+var profileDataLoaders []func() error
 
 func loadStopwords(name string) error {
 	var f struct {

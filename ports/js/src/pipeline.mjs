@@ -198,7 +198,7 @@ export function search(request, backends) {
   // 6. intent, then the profiles' post-fusion stages (PIPE-11)
   const intent = reweight(query, fused, req.intentTable);
   const afterIntent = profiles.afterFusion(query, intent.rows.map((row) => {
-    const item = { ...row.item, score: row.score };
+    const item = { ...row.item, score: row.score, exact: row.exact }; // exact after intent (INTENT-9)
     return item;
   }));
 

@@ -1,0 +1,426 @@
+package hrc
+
+// Profile gbrain: zero-LLM link extraction and link-type inference
+// (spec/profiles/gbrain.md GBRAIN-1..9). Offsets are byte offsets of one blanked line.
+
+import (
+	"fmt"
+	"regexp"
+	"sort"
+	"strings"
+
+	"golang.org/x/text/unicode/norm"
+)
+
+const gbrainDataFile = "profiles/gbrain/links.json"
+
+type gbrainTrigger struct {
+	typ   string
+	words [][]string
+}
+
+type gbrainLinkTable struct {
+	wikilink, markdown, typed                *regexp.Regexp
+	wikilinkGroup, markdownGroup, typedGroup int
+	window                                   int
+	defaultType                              string
+	triggers                                 []gbrainTrigger
+}
+
+var gbrainTable *gbrainLinkTable
+
+// loadGbrain reads links.json at start-up (GBRAIN-1): a missing file fails before hello.
+func loadGbrain() error {
+	type pat struct {
+		Source string `json:"source"`
+		Target int    `json:"target"`
+		Label  int    `json:"label"`
+	}
+	var doc struct {
+		Patterns struct {
+			Wikilink pat `json:"wikilink"`
+			Markdown pat `json:"markdown"`
+			Typed    pat `json:"typed"`
+		} `json:"patterns"`
+		Window      int    `json:"window"`
+		DefaultType string `json:"defaultType"`
+		Types       []struct {
+			Type     string   `json:"type"`
+			Triggers []string `json:"triggers"`
+		} `json:"types"`
+	}
+	if err := readData(gbrainDataFile, &doc); err != nil {
+		return err
+	}
+	t := &gbrainLinkTable{window: doc.Window, defaultType: doc.DefaultType,
+		wikilinkGroup: doc.Patterns.Wikilink.Target, markdownGroup: doc.Patterns.Markdown.Target,
+		typedGroup: doc.Patterns.Typed.Label}
+	var err error
+	if t.wikilink, err = regexp.Compile(doc.Patterns.Wikilink.Source); err != nil {
+		return err
+	}
+	if t.markdown, err = regexp.Compile(doc.Patterns.Markdown.Source); err != nil {
+		return err
+	}
+	if t.typed, err = regexp.Compile(doc.Patterns.Typed.Source); err != nil {
+		return err
+	}
+	for _, ty := range doc.Types {
+		tr := gbrainTrigger{typ: ty.Type}
+		for _, w := range ty.Triggers {
+			tr.words = append(tr.words, strings.Split(w, " "))
+		}
+		t.triggers = append(t.triggers, tr)
+	}
+	if t.window < 1 || len(t.triggers) == 0 {
+		return fmt.Errorf("%s has no types or no window", gbrainDataFile)
+	}
+	gbrainTable = t
+	return nil
+}
+
+func isASCIIPunct(r rune) bool {
+	return r < 0x80 && strings.ContainsRune("!\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~", r)
+}
+
+// fenceRun is GBRAIN-3's run of ` or ~ after 0-3 spaces.
+func fenceRun(line string) (byte, int, string, bool) {
+	indent := 0
+	for indent < len(line) && line[indent] == ' ' {
+		indent++
+	}
+	if indent > 3 || indent == len(line) || (line[indent] != '`' && line[indent] != '~') {
+		return 0, 0, "", false
+	}
+	ch := line[indent]
+	end := indent
+	for end < len(line) && line[end] == ch {
+		end++
+	}
+	return ch, end - indent, line[end:], true
+}
+
+func gbrainCodeLines(lines []string) []bool {
+	out := make([]bool, len(lines))
+	open := false
+	var fch byte
+	var flen int
+	for i, line := range lines {
+		ch, n, rest, ok := fenceRun(line)
+		if !open {
+			if ok && n >= 3 {
+				open, fch, flen = true, ch, n
+				out[i] = true
+			}
+			continue
+		}
+		out[i] = true
+		if ok && ch == fch && n >= flen && strings.Trim(rest, " \t") == "" {
+			open = false
+		}
+	}
+	return out
+}
+
+// gbrainBlank is GBRAIN-4: escapes and same-line code spans become spaces, one per code point.
+func gbrainBlank(line string) string {
+	cps := []rune(line)
+	n := len(cps)
+	var b strings.Builder
+	for i := 0; i < n; {
+		ch := cps[i]
+		if ch == '\\' && i+1 < n && isASCIIPunct(cps[i+1]) {
+			b.WriteString("  ")
+			i += 2
+			continue
+		}
+		if ch == '`' {
+			j := i
+			for j < n && cps[j] == '`' {
+				j++
+			}
+			closeAt := -1
+			for k := j; k < n; {
+				if cps[k] != '`' {
+					k++
+					continue
+				}
+				m := k
+				for m < n && cps[m] == '`' {
+					m++
+				}
+				if m-k == j-i {
+					closeAt = m
+					break
+				}
+				k = m
+			}
+			if closeAt < 0 {
+				b.WriteString(string(cps[i:j]))
+				i = j
+			} else {
+				b.WriteString(strings.Repeat(" ", closeAt-i))
+				i = closeAt
+			}
+			continue
+		}
+		b.WriteRune(ch)
+		i++
+	}
+	return b.String()
+}
+
+// gbrainResolve is GBRAIN-6 steps 3-6; ok is false when no page results.
+func gbrainResolve(target string, base []string) (string, bool) {
+	t := norm.NFC.String(target)
+	t = strings.TrimSuffix(t, ".md")
+	var segs []string
+	if strings.HasPrefix(t, "./") || strings.HasPrefix(t, "../") {
+		segs = append(segs, base...)
+	}
+	for _, seg := range strings.Split(t, "/") {
+		switch seg {
+		case "", ".":
+		case "..":
+			if len(segs) == 0 {
+				return "", false
+			}
+			segs = segs[:len(segs)-1]
+		default:
+			segs = append(segs, seg)
+		}
+	}
+	if len(segs) == 0 {
+		return "", false
+	}
+	return strings.Join(segs, "/"), true
+}
+
+var gbrainExternal = regexp.MustCompile(`^[A-Za-z][A-Za-z0-9+.\-]*:`)
+
+// gbrainTargetPage is GBRAIN-6.
+func gbrainTargetPage(target string, base []string) (string, bool) {
+	if gbrainExternal.MatchString(target) || strings.HasPrefix(target, "//") {
+		return "", false
+	}
+	if h := strings.IndexByte(target, '#'); h >= 0 {
+		target = target[:h]
+	}
+	return gbrainResolve(target, base)
+}
+
+type gbrainSpan struct {
+	start, end int
+	target     string
+}
+
+// gbrainSpans is GBRAIN-5: wikilinks, then markdown links on the line with wikilinks blanked.
+func gbrainSpans(line string, t *gbrainLinkTable) []gbrainSpan {
+	var spans []gbrainSpan
+	rest := []byte(line)
+	for _, m := range t.wikilink.FindAllStringSubmatchIndex(line, -1) {
+		g := 2 * t.wikilinkGroup
+		spans = append(spans, gbrainSpan{m[0], m[1], line[m[g]:m[g+1]]})
+		for i := m[0]; i < m[1]; i++ {
+			rest[i] = ' '
+		}
+	}
+	r := string(rest)
+	for _, m := range t.markdown.FindAllStringSubmatchIndex(r, -1) {
+		if m[0] > 0 && r[m[0]-1] == '!' {
+			continue
+		}
+		g := 2 * t.markdownGroup
+		spans = append(spans, gbrainSpan{m[0], m[1], r[m[g]:m[g+1]]})
+	}
+	sort.SliceStable(spans, func(i, j int) bool { return spans[i].start < spans[j].start })
+	return spans
+}
+
+// gbrainWords is GBRAIN-8's words: maximal [a-z0-9] runs after ASCII lowercasing.
+func gbrainWords(s string) []string {
+	var out []string
+	var cur []byte
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c >= 'A' && c <= 'Z' {
+			c += 32
+		}
+		if (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') {
+			cur = append(cur, c)
+			continue
+		}
+		if len(cur) > 0 {
+			out = append(out, string(cur))
+			cur = cur[:0]
+		}
+	}
+	if len(cur) > 0 {
+		out = append(out, string(cur))
+	}
+	return out
+}
+
+func gbrainWordsOutside(line string, lo, hi int, spans []gbrainSpan, skip int) []string {
+	var out []string
+	pos := lo
+	for k, s := range spans {
+		if k == skip || s.end <= lo || s.start >= hi {
+			continue
+		}
+		if s.start > pos {
+			out = append(out, gbrainWords(line[pos:s.start])...)
+		}
+		if s.end > pos {
+			pos = s.end
+		}
+	}
+	if hi > pos {
+		out = append(out, gbrainWords(line[pos:hi])...)
+	}
+	return out
+}
+
+func gbrainOccurrences(words, trigger []string) []int {
+	var out []int
+	for i := 0; i+len(trigger) <= len(words); i++ {
+		match := true
+		for k, w := range trigger {
+			if words[i+k] != w {
+				match = false
+				break
+			}
+		}
+		if match {
+			out = append(out, i)
+		}
+	}
+	return out
+}
+
+// gbrainInfer is GBRAIN-8: the type of the nearest trigger in the link's sentence window.
+func gbrainInfer(line string, idx int, spans []gbrainSpan, t *gbrainLinkTable) string {
+	inside := make([]bool, len(line))
+	for _, s := range spans {
+		for i := s.start; i < s.end; i++ {
+			inside[i] = true
+		}
+	}
+	span := spans[idx]
+	start, stop := 0, len(line)
+	for p := 0; p < len(line); p++ {
+		c := line[p]
+		if (c != '.' && c != '!' && c != '?') || inside[p] {
+			continue
+		}
+		if p+1 != len(line) && line[p+1] != ' ' && line[p+1] != '\t' {
+			continue
+		}
+		if p < span.start && p+1 > start {
+			start = p + 1
+		}
+		if p >= span.end && p < stop {
+			stop = p
+		}
+	}
+	before := gbrainWordsOutside(line, start, span.start, spans, idx)
+	if len(before) > t.window {
+		before = before[len(before)-t.window:]
+	}
+	after := gbrainWordsOutside(line, span.end, stop, spans, idx)
+	if len(after) > t.window {
+		after = after[:t.window]
+	}
+	bestDist, bestRank := -1, -1
+	consider := func(dist, rank int) {
+		if bestDist < 0 || dist < bestDist || (dist == bestDist && rank < bestRank) {
+			bestDist, bestRank = dist, rank
+		}
+	}
+	for rank, tr := range t.triggers {
+		for _, words := range tr.words {
+			for _, i := range gbrainOccurrences(before, words) {
+				consider(len(before)-(i+len(words)-1), rank)
+			}
+			for _, j := range gbrainOccurrences(after, words) {
+				consider(j+1, rank)
+			}
+		}
+	}
+	if bestRank < 0 {
+		return t.defaultType
+	}
+	return t.triggers[bestRank].typ
+}
+
+var gbrainLabelSep = regexp.MustCompile(`[ _\-]+`)
+
+// gbrainTypedLabel is GBRAIN-7.
+func gbrainTypedLabel(line string, t *gbrainLinkTable) (string, bool) {
+	m := t.typed.FindStringSubmatch(line)
+	if m == nil {
+		return "", false
+	}
+	var b strings.Builder
+	for _, c := range []byte(m[t.typedGroup]) {
+		if c >= 'A' && c <= 'Z' {
+			c += 32
+		}
+		b.WriteByte(c)
+	}
+	label := strings.Trim(gbrainLabelSep.ReplaceAllString(b.String(), "_"), "_")
+	return label, label != ""
+}
+
+// GbrainEdge is one typed edge (GBRAIN-2).
+type GbrainEdge struct{ From, To, Type string }
+
+func (e GbrainEdge) toJSON() map[string]any {
+	return map[string]any{"from": e.From, "to": e.To, "type": e.Type}
+}
+
+// GbrainExtract is GBRAIN-2..9; ok is false when path names no page.
+func GbrainExtract(path, markdown string) (string, []GbrainEdge, bool) {
+	t := gbrainTable
+	page, ok := gbrainResolve(path, nil)
+	if !ok {
+		return "", nil, false
+	}
+	parts := strings.Split(page, "/")
+	base := parts[:len(parts)-1]
+	md := strings.ReplaceAll(strings.ReplaceAll(markdown, "\r\n", "\n"), "\r", "\n")
+	lines := strings.Split(md, "\n")
+	code := gbrainCodeLines(lines)
+	seen := map[[2]string]bool{}
+	var edges []GbrainEdge
+	for i, line := range lines {
+		if code[i] {
+			continue
+		}
+		blanked := gbrainBlank(line)
+		spans := gbrainSpans(blanked, t)
+		label, typed := gbrainTypedLabel(blanked, t)
+		for k, s := range spans {
+			to, ok := gbrainTargetPage(s.target, base)
+			if !ok || to == page {
+				continue
+			}
+			ty := label
+			if !typed {
+				ty = gbrainInfer(blanked, k, spans, t)
+			}
+			key := [2]string{to, ty}
+			if !seen[key] {
+				seen[key] = true
+				edges = append(edges, GbrainEdge{page, to, ty})
+			}
+		}
+	}
+	sort.Slice(edges, func(i, j int) bool {
+		if edges[i].To != edges[j].To {
+			return edges[i].To < edges[j].To
+		}
+		return edges[i].Type < edges[j].Type
+	})
+	return page, edges, true
+}

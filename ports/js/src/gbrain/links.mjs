@@ -1,0 +1,259 @@
+// Profile gbrain: zero-LLM link extraction and link-type inference (spec/profiles/gbrain.md
+// GBRAIN-1..9). Positions are UTF-16 offsets of one blanked line, used consistently.
+import { loadSpecData } from '../data.mjs';
+import { compareCodePoints } from '../text.mjs';
+
+const DATA_FILE = 'profiles/gbrain/links.json';
+const ASCII_PUNCT = new Set('!"#$%&\'()*+,-./:;<=>?@[\\]^_`{|}~');
+const EXTERNAL = /^[A-Za-z][A-Za-z0-9+.\-]*:/;
+
+let table = null;
+
+// GBRAIN-1: load links.json; fail loudly when missing or malformed.
+export function linkTable() {
+  if (table !== null) return table;
+  const doc = loadSpecData(DATA_FILE);
+  const p = doc.patterns;
+  table = {
+    wikilink: new RegExp(p.wikilink.source, 'g'), // matchAll copies it, so reuse is safe
+    wikilinkGroup: p.wikilink.target,
+    markdown: new RegExp(p.markdown.source, 'g'),
+    markdownGroup: p.markdown.target,
+    typed: new RegExp(p.typed.source),
+    typedGroup: p.typed.label,
+    window: doc.window,
+    defaultType: doc.defaultType,
+    triggers: doc.types.map((t) => [t.type, t.triggers.map((w) => w.split(' '))]),
+  };
+  if (!Number.isInteger(table.window) || table.window < 1 || table.triggers.length === 0) {
+    throw new Error(`hrc-js: ${DATA_FILE} has no types or no window`);
+  }
+  return table;
+}
+
+// GBRAIN-3: a run of ` or ~ after 0-3 spaces: [char, length, rest] or null.
+function fenceRun(line) {
+  let indent = 0;
+  while (indent < line.length && line[indent] === ' ') indent++;
+  if (indent > 3 || indent === line.length || (line[indent] !== '`' && line[indent] !== '~')) return null;
+  const ch = line[indent];
+  let end = indent;
+  while (end < line.length && line[end] === ch) end++;
+  return [ch, end - indent, line.slice(end)];
+}
+
+export function codeLines(lines) {
+  const out = [];
+  let fence = null;
+  for (const line of lines) {
+    const run = fenceRun(line);
+    if (fence === null) {
+      if (run !== null && run[1] >= 3) {
+        fence = [run[0], run[1]];
+        out.push(true);
+      } else out.push(false);
+      continue;
+    }
+    out.push(true);
+    if (run !== null && run[0] === fence[0] && run[1] >= fence[1] && /^[ \t]*$/.test(run[2])) fence = null;
+  }
+  return out;
+}
+
+// GBRAIN-4: escapes and same-line code spans become spaces, one per code point.
+export function blankLine(line) {
+  if (!line.includes('\\') && !line.includes('`')) return line;
+  const cps = Array.from(line);
+  const n = cps.length;
+  let out = '';
+  let i = 0;
+  while (i < n) {
+    const ch = cps[i];
+    if (ch === '\\' && i + 1 < n && ASCII_PUNCT.has(cps[i + 1])) {
+      out += '  ';
+      i += 2;
+      continue;
+    }
+    if (ch === '`') {
+      let j = i;
+      while (j < n && cps[j] === '`') j++;
+      const close = closingRun(cps, j, j - i);
+      if (close === -1) {
+        out += cps.slice(i, j).join('');
+        i = j;
+      } else {
+        out += ' '.repeat(close - i);
+        i = close;
+      }
+      continue;
+    }
+    out += ch;
+    i++;
+  }
+  return out;
+}
+
+function closingRun(cps, start, size) {
+  let k = start;
+  while (k < cps.length) {
+    if (cps[k] !== '`') {
+      k++;
+      continue;
+    }
+    let m = k;
+    while (m < cps.length && cps[m] === '`') m++;
+    if (m - k === size) return m;
+    k = m;
+  }
+  return -1;
+}
+
+// GBRAIN-6 steps 3-6.
+export function resolve(target, base) {
+  let t = target.normalize('NFC');
+  if (t.endsWith('.md')) t = t.slice(0, -3);
+  const segs = t.startsWith('./') || t.startsWith('../') ? [...base] : [];
+  for (const seg of t.split('/')) {
+    if (seg === '' || seg === '.') continue;
+    if (seg === '..') {
+      if (segs.length === 0) return null;
+      segs.pop();
+      continue;
+    }
+    segs.push(seg);
+  }
+  return segs.length === 0 ? null : segs.join('/');
+}
+
+// GBRAIN-6: the page a target names, or null.
+export function targetPage(target, base) {
+  if (EXTERNAL.test(target) || target.startsWith('//')) return null;
+  const h = target.indexOf('#');
+  return resolve(h >= 0 ? target.slice(0, h) : target, base);
+}
+
+// GBRAIN-5: wikilinks first, then markdown links with wikilinks blanked; images skipped.
+function linkSpans(line, t) {
+  const spans = [];
+  let rest = line;
+  for (const m of line.matchAll(t.wikilink)) {
+    const end = m.index + m[0].length;
+    spans.push({ start: m.index, end, target: m[t.wikilinkGroup] });
+    rest = rest.slice(0, m.index) + ' '.repeat(m[0].length) + rest.slice(end);
+  }
+  for (const m of rest.matchAll(t.markdown)) {
+    if (m.index > 0 && rest[m.index - 1] === '!') continue;
+    spans.push({ start: m.index, end: m.index + m[0].length, target: m[t.markdownGroup] });
+  }
+  return spans.sort((a, b) => a.start - b.start);
+}
+
+// GBRAIN-8: maximal [a-z0-9] runs after ASCII-only lowercasing.
+function wordsOf(text) {
+  const lowered = text.replace(/[A-Z]/g, (c) => String.fromCharCode(c.charCodeAt(0) + 32));
+  return lowered.match(/[a-z0-9]+/g) ?? [];
+}
+
+function wordsOutside(line, lo, hi, spans) {
+  const out = [];
+  let pos = lo;
+  for (const s of spans) {
+    if (s.end <= lo || s.start >= hi) continue;
+    out.push(...wordsOf(line.slice(pos, Math.max(pos, s.start))));
+    pos = Math.max(pos, s.end);
+  }
+  out.push(...wordsOf(line.slice(pos, hi)));
+  return out;
+}
+
+function sentenceEnds(line, spans) {
+  const inside = new Array(line.length).fill(false);
+  for (const s of spans) for (let i = s.start; i < s.end; i++) inside[i] = true;
+  const ends = [];
+  for (let p = 0; p < line.length; p++) {
+    const ch = line[p];
+    if ((ch === '.' || ch === '!' || ch === '?') && !inside[p]) {
+      if (p + 1 === line.length || line[p + 1] === ' ' || line[p + 1] === '\t') ends.push(p);
+    }
+  }
+  return ends;
+}
+
+function occurrences(words, trigger) {
+  const out = [];
+  for (let i = 0; i + trigger.length <= words.length; i++) {
+    if (trigger.every((w, k) => words[i + k] === w)) out.push(i);
+  }
+  return out;
+}
+
+function inferType(line, span, spans, ends, t) {
+  let start = 0;
+  let stop = line.length;
+  for (const p of ends) {
+    if (p < span.start) start = Math.max(start, p + 1);
+    if (p >= span.end) stop = Math.min(stop, p);
+  }
+  const others = spans.filter((s) => s !== span);
+  const beforeAll = wordsOutside(line, start, span.start, others);
+  const before = beforeAll.slice(Math.max(0, beforeAll.length - t.window));
+  const after = wordsOutside(line, span.end, stop, others).slice(0, t.window);
+  let best = null;
+  t.triggers.forEach(([, triggers], rank) => {
+    for (const trigger of triggers) {
+      for (const i of occurrences(before, trigger)) {
+        const cand = [before.length - (i + trigger.length - 1), rank];
+        if (best === null || cand[0] < best[0] || (cand[0] === best[0] && cand[1] < best[1])) best = cand;
+      }
+      for (const j of occurrences(after, trigger)) {
+        const cand = [j + 1, rank];
+        if (best === null || cand[0] < best[0] || (cand[0] === best[0] && cand[1] < best[1])) best = cand;
+      }
+    }
+  });
+  return best === null ? t.defaultType : t.triggers[best[1]][0];
+}
+
+// GBRAIN-7
+function typedLabel(line, t) {
+  const m = t.typed.exec(line);
+  if (m === null) return null;
+  const label = m[t.typedGroup]
+    .replace(/[A-Z]/g, (c) => String.fromCharCode(c.charCodeAt(0) + 32))
+    .replace(/[ _-]+/g, '_')
+    .replace(/^_+|_+$/g, '');
+  return label === '' ? null : label;
+}
+
+export function pageOfPath(path) {
+  return resolve(path, []);
+}
+
+// GBRAIN-2..9: {page, edges} with edges unique by (to, type), ordered by code point.
+export function extractLinks(path, markdown) {
+  const t = linkTable();
+  const page = pageOfPath(path);
+  if (page === null) return null;
+  const base = page.split('/').slice(0, -1);
+  const lines = markdown.replace(/\r\n/g, '\n').replace(/\r/g, '\n').split('\n');
+  const code = codeLines(lines);
+  const found = new Map();
+  lines.forEach((line, idx) => {
+    if (code[idx] || !line.includes('[')) return;
+    const blanked = blankLine(line);
+    const spans = linkSpans(blanked, t);
+    if (spans.length === 0) return;
+    const label = typedLabel(blanked, t);
+    const ends = label === null ? sentenceEnds(blanked, spans) : [];
+    for (const span of spans) {
+      const to = targetPage(span.target, base);
+      if (to === null || to === page) continue;
+      const type = label !== null ? label : inferType(blanked, span, spans, ends, t);
+      found.set(JSON.stringify([to, type]), { from: page, to, type });
+    }
+  });
+  const edges = [...found.values()].sort(
+    (a, b) => compareCodePoints(a.to, b.to) || compareCodePoints(a.type, b.type),
+  );
+  return { page, edges };
+}

@@ -1,0 +1,42 @@
+// Profile gbrain: intent routing (spec/profiles/gbrain.md GBRAIN-19, GBRAIN-20).
+import { loadSpecData } from '../data.mjs';
+import { words } from '../text.mjs';
+
+let table = null;
+
+export function intentTable() {
+  if (table !== null) return table;
+  const doc = loadSpecData('profiles/gbrain/intent.json');
+  if (!Array.isArray(doc.classes) || doc.classes.length === 0 || typeof doc.entityGraphFactor !== 'number') {
+    throw new Error('hrc-js: profiles/gbrain/intent.json is malformed');
+  }
+  table = {
+    classes: doc.classes.map((c) => [c.intent, c.triggers.map((t) => t.split(' '))]),
+    fallback: doc.default,
+    entityGraphFactor: doc.entityGraphFactor,
+  };
+  return table;
+}
+
+function contains(query, trigger) {
+  for (let i = 0; i + trigger.length <= query.length; i++) {
+    if (trigger.every((w, k) => query[i + k] === w)) return true;
+  }
+  return false;
+}
+
+// GBRAIN-19
+export function classify(query) {
+  const t = intentTable();
+  const q = words(query);
+  for (const [intent, triggers] of t.classes) {
+    if (triggers.some((trigger) => contains(q, trigger))) return intent;
+  }
+  return t.fallback;
+}
+
+// GBRAIN-20: an entity query multiplies the graph weight.
+export function routeWeights(intent, weights) {
+  if (intent !== 'entity') return weights;
+  return { ...weights, graph: weights.graph * intentTable().entityGraphFactor };
+}

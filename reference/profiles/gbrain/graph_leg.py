@@ -1,0 +1,245 @@
+"""The graph backend the profile supplies to the core's graph leg (GBRAIN-13..15)."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, replace
+from fractions import Fraction
+from typing import Any
+
+from reference.data import SpecDataError, load_json
+from reference.profile_hooks import ProfileCall
+from reference.rrf import Fused
+from reference.text import words
+from reference.types import (
+    MAX_INTEGER,
+    Candidate,
+    InvalidInput,
+    candidates_from_json,
+    whole_number,
+)
+
+from .links import Edge, extract_links, page_of_path
+from .routing import classify, route_weights
+from .traverse import WalkOptions, adjacency, edges_from_json, walk, walk_options
+
+SOURCES_FILE = "profiles/gbrain/sources.json"
+OPTION_FIELDS = frozenset(
+    {"depth", "fanout", "types", "direction", "exclude", "dedup", "boost", "tokenBudget"}
+)
+
+
+@dataclass(frozen=True)
+class GbrainOptions:
+    """GBRAIN-13: the walk's options, the hard-exclude prefixes (GBRAIN-16), dedup (GBRAIN-17)."""
+
+    walk: WalkOptions
+    exclude: tuple[str, ...]
+    dedup: bool
+    #: GBRAIN-18: (prefix, factor), longest prefix first.
+    boost: tuple[tuple[str, float], ...] = ()
+    #: GBRAIN-21: the token budget, or None.
+    token_budget: int | None = None
+
+
+@dataclass(frozen=True)
+class GraphData:
+    """GBRAIN-13: the pages the graph leg may return (by page id) and the edges it walks."""
+
+    pages: Mapping[str, Candidate]
+    edges: Sequence[Edge]
+
+
+def parse_options(obj: Mapping[str, Any]) -> GbrainOptions:
+    """GBRAIN-13: request.profiles.gbrain; unknown members are invalid input."""
+    where = "request.profiles.gbrain"
+    if not isinstance(obj, Mapping):
+        raise InvalidInput(f"{where} must be an object")
+    unknown = sorted(set(obj) - OPTION_FIELDS)
+    if unknown:
+        raise InvalidInput(f"{where}: unknown option {unknown[0]!r}")
+    exclude = obj.get("exclude")
+    if exclude is None:
+        exclude = default_excludes()
+    elif not isinstance(exclude, list) or not all(isinstance(p, str) and p for p in exclude):
+        raise InvalidInput(f"{where}.exclude must be a list of non-empty strings")
+    budget = obj.get("tokenBudget")
+    dedup = obj.get("dedup")
+    if dedup is not None and not isinstance(dedup, bool):
+        raise InvalidInput(f"{where}.dedup must be a boolean")
+    return GbrainOptions(
+        walk_options(obj, f"{where}."),
+        tuple(exclude),
+        True if dedup is None else dedup,
+        _boost_map(obj.get("boost"), f"{where}.boost"),
+        None if budget is None else whole_number(budget, f"{where}.tokenBudget"),
+    )
+
+
+def _boost_map(raw: object, where: str) -> tuple[tuple[str, float], ...]:
+    """GBRAIN-18: {prefix: factor}, factors finite and > 0; longest prefix first."""
+    if raw is None:
+        return ()
+    if not isinstance(raw, Mapping):
+        raise InvalidInput(f"{where} must be an object")
+    out: list[tuple[str, float]] = []
+    for prefix, factor in raw.items():
+        if prefix == "":
+            raise InvalidInput(f"{where}: a prefix must not be empty")
+        if isinstance(factor, bool) or not isinstance(factor, int | float):
+            raise InvalidInput(f"{where}.{prefix} must be a number")
+        value = float(factor)
+        if not math.isfinite(value) or value <= 0:
+            raise InvalidInput(f"{where}.{prefix} must be a finite number > 0")
+        out.append((prefix, value))
+    return tuple(sorted(out, key=lambda pf: -len(pf[0])))
+
+
+def boost(options: GbrainOptions, items: list[Fused]) -> list[Fused]:
+    """GBRAIN-18: multiply by the longest matching prefix's factor, re-sort by exact value."""
+    if not options.boost:
+        return items
+    keyed: list[tuple[Fraction, int, Fused]] = []
+    for position, item in enumerate(items):
+        factor = next((f for p, f in options.boost if item.candidate.path.startswith(p)), None)
+        if factor is not None:
+            item = replace(item, score=item.score * factor, exact=item.exact * Fraction(factor))
+        keyed.append((-item.exact, position, item))
+    return [item for _, _, item in sorted(keyed, key=lambda t: (t[0], t[1]))]
+
+
+def default_excludes() -> list[str]:
+    """GBRAIN-16: seed 004's hard-exclude prefixes, from sources.json."""
+    doc = load_json(SOURCES_FILE)
+    try:
+        return [str(p) for p in doc["exclude"]]
+    except (KeyError, TypeError) as exc:
+        raise SpecDataError(f"{SOURCES_FILE} is malformed: {exc}") from exc
+
+
+def leg_limit(call: ProfileCall, leg: str, candidate_k: int) -> int:
+    """GBRAIN-16: with excludes, ask for every hit, so the cut sees the answer without them."""
+    return MAX_INTEGER if call.options.exclude else candidate_k
+
+
+def filter_leg(call: ProfileCall, leg: str, hits: list[Candidate]) -> list[Candidate]:
+    """GBRAIN-16: drop hits under a hard-exclude prefix, before the candidateK cut."""
+    prefixes = call.options.exclude
+    return [h for h in hits if not h.path.startswith(prefixes)] if prefixes else hits
+
+
+def adjust_weights(call: ProfileCall, query: str, weights: dict[str, float]) -> dict[str, float]:
+    """GBRAIN-19, GBRAIN-20: classify the query once, record it, route the graph weight."""
+    intent = classify(query)
+    call.trace["intent"] = intent
+    return route_weights(intent, weights)
+
+
+def after_fusion(call: ProfileCall, query: str, items: list[Fused]) -> list[Fused]:
+    """GBRAIN-18 (not for temporal queries, GBRAIN-20) then GBRAIN-17: boosts, then dedup."""
+    if call.trace.get("intent") != "temporal":
+        items = boost(call.options, items)
+    if call.options.dedup:
+        items = dedup(items)
+    if call.options.token_budget is not None:
+        items = within_budget(call, call.options.token_budget, items)
+    return items
+
+
+def dedup(items: list[Fused]) -> list[Fused]:
+    """GBRAIN-17: the first fused item of each page (page id of its path, or the path)."""
+    seen: set[str] = set()
+    out: list[Fused] = []
+    for item in items:
+        page = page_of_path(item.candidate.path)
+        key = item.candidate.path if page is None else page
+        if key not in seen:
+            seen.add(key)
+            out.append(item)
+    return out
+
+
+def within_budget(call: ProfileCall, budget: int, items: list[Fused]) -> list[Fused]:
+    """GBRAIN-21: the longest prefix whose TEXT-7 word count of contents fits the budget."""
+    used = 0
+    kept = 0
+    for item in items:
+        tokens = len(words(item.candidate.content))
+        if used + tokens > budget:
+            break
+        used += tokens
+        kept += 1
+    call.trace["budget"] = {"limit": budget, "used": used, "dropped": len(items) - kept}
+    return items[:kept]
+
+
+def parse_graph_data(obj: Any | None) -> GraphData | None:
+    """GBRAIN-13: backends.profiles.gbrain {pages, edges?}; absent edges are extracted."""
+    if obj is None:
+        return None
+    where = "backends.profiles.gbrain"
+    if not isinstance(obj, Mapping):
+        raise InvalidInput(f"{where} must be an object")
+    pages = candidates_from_json(obj.get("pages"), f"{where}.pages")
+    by_page: dict[str, Candidate] = {}
+    ids: set[str] = set()
+    for i, page in enumerate(pages):
+        pid = page_of_path(page.path)
+        if pid is None:
+            raise InvalidInput(f"{where}.pages[{i}]: path {page.path!r} names no page")
+        if pid in by_page or page.id in ids:
+            raise InvalidInput(f"{where}.pages[{i}]: repeated id or page {pid!r}")
+        by_page[pid] = page
+        ids.add(page.id)
+    if obj.get("edges") is not None:
+        edges = edges_from_json(obj["edges"], f"{where}.edges")
+    else:
+        edges = [e for page in pages for e in extract_links(page.path, page.content)[1]]
+    return GraphData(by_page, edges)
+
+
+def _names(page_id: str, page: Candidate) -> list[list[str]]:
+    """GBRAIN-14: the page's names as word lists (title, last id segment with - and _ spaced)."""
+    names = [page.title] if page.title else []
+    names.append(page_id.rsplit("/", 1)[-1].replace("-", " ").replace("_", " "))
+    return [w for w in (words(n) for n in names) if w]
+
+
+def _occurs(name: list[str], query: list[str]) -> bool:
+    size = len(name)
+    return any(query[i : i + size] == name for i in range(len(query) - size + 1))
+
+
+def entity_seeds(query: str, data: GraphData) -> list[str]:
+    """GBRAIN-14: page ids one of whose names occurs in the query's words, by code point."""
+    query_words = words(query)
+    return sorted(
+        pid for pid, page in data.pages.items()
+        if any(_occurs(name, query_words) for name in _names(pid, page))
+    )
+
+
+def graph_backend(call: ProfileCall) -> GbrainGraphBackend | None:
+    """GBRAIN-13: the profile supplies a graph backend exactly when its backend data is given."""
+    if call.backend is None:
+        return None
+    return GbrainGraphBackend(call.options, call.backend, call.trace)
+
+
+class GbrainGraphBackend:
+    """GBRAIN-15: reached pages in rank order as candidates; writes the profile's trace."""
+
+    def __init__(self, options: GbrainOptions, data: GraphData, trace: dict[str, Any]) -> None:
+        self._options = options
+        self._data = data
+        self._trace = trace
+
+    def search_graph(self, query: str, limit: int) -> list[Candidate]:
+        seeds = entity_seeds(query, self._data)
+        options = self._options.walk
+        reached = walk(adjacency(self._data.edges, options), seeds, options)
+        self._trace["seeds"] = seeds
+        self._trace["reached"] = len(reached)
+        hits = [self._data.pages[r.page] for r in reached if r.page in self._data.pages]
+        return hits[:limit]
