@@ -2845,8 +2845,6 @@ def _temporal_searches_expanded() -> None:
         return str(call.trace["expandedQuery"])
 
     object.__setattr__(pipe.PIPELINE, "rewrite_query", rewrite)
-# Profiles' broken ports live in their own modules and register themselves on import.
-import conformance.selftest.mutants_bm25_okapi  # noqa: E402,F401
 # -- profile gbrain (spec/profiles/gbrain.md) ----------------------------------------------------
 
 
@@ -3201,3 +3199,7 @@ def _gbrain_budget_chars() -> None:
         return items[:kept]
 
     swap(graph, "within_budget", within_budget)
+
+
+# Profiles' broken ports live in their own modules and register themselves on import.
+import conformance.selftest.mutants_bm25_okapi  # noqa: E402,F401
