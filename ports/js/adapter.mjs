@@ -8,6 +8,7 @@ import { intentTable } from './src/intent.mjs';
 import { isStopword } from './src/stopwords.mjs';
 import { isPunctOrSymbol } from './src/text.mjs';
 import { loadSpecData, loadedDataFiles, specDataNames } from './src/data.mjs';
+import { engramTable, ENGRAM_VERSION } from './src/engram.mjs';
 
 const PROTOCOL = 1;
 const VERSION = '0.1.0';
@@ -26,6 +27,7 @@ intentTable();
 isStopword('the', 'anchor');
 isStopword('the', 'hrc-1.0');
 isPunctOrSymbol(0x21);
+engramTable();
 for (const name of specDataNames()) loadSpecData(name);
 const dataFiles = loadedDataFiles();
 
@@ -33,7 +35,9 @@ const corpus = await loadCorpusSupport();
 // SQLite-backed operations are declared only when the FTS5 probe succeeded (loadCorpusSupport).
 const operations = [...Object.keys(OPS), ...(corpus ? SQLITE_OPERATIONS : [])];
 // rrf-weights: RRF list weights other than 1 (RRF-3) are implemented (spec/operations.md).
-const capabilities = [...(corpus ? SQLITE_CAPABILITIES : []), ...BASE_CAPABILITIES, 'rrf-weights'];
+const capabilities = [...(corpus ? SQLITE_CAPABILITIES : []), ...BASE_CAPABILITIES, 'rrf-weights', 'profile:engram'];
+// PROTO-31: the version of every declared profile.
+const profiles = { engram: ENGRAM_VERSION };
 
 const rl = createInterface({ input: process.stdin, crlfDelay: Infinity, terminal: false });
 let closed = false;
@@ -63,6 +67,7 @@ async function handle(line) {
         operations,
         capabilities,
         dataFiles,
+        profiles,
       });
       return;
     case 'bye':

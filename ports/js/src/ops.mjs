@@ -24,6 +24,7 @@ import { scriptedBackends } from './backends/scripted.mjs';
 import { search } from './pipeline.mjs';
 import { BACKEND_OPS, sqliteOps } from './backendops.mjs';
 import { parseRun, parseQrels, parseK, evaluate } from './metrics.mjs';
+import { ENGRAM_OPS } from './engram.mjs';
 
 function fusedItem(v, field) {
   const c = candidate(v, field);
@@ -164,6 +165,7 @@ export const OPS = {
     return search(input.request, backends);
   },
   ...BACKEND_OPS,
+  ...ENGRAM_OPS,
 };
 
 // Capabilities that need no optional dependency (BACKEND-20..24, BACKEND-33..35).
