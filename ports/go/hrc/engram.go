@@ -386,9 +386,59 @@ func opEngramThreshold(in map[string]any) (map[string]any, error) {
 	return map[string]any{"results": kept, "removed": removed}, nil
 }
 
+// engramAdjustWeights is ENGRAM-5: request weight x class weight, one run-time
+// multiplication per channel.
+func engramAdjustWeights(c *ProfileCall, query string, w Weights) Weights {
+	intent, matched, cw := EngramClassify(query)
+	out := Weights{BM25: w.BM25 * cw["bm25"], Vector: w.Vector * cw["vector"], Graph: w.Graph * cw["graph"]}
+	c.Trace["intent"] = intent
+	c.Trace["matched"] = matched
+	c.Trace["weights"] = map[string]any{"vector": out.Vector, "bm25": out.BM25, "graph": out.Graph}
+	return out
+}
+
+// engramAfterFusion is ENGRAM-8..11 on the fused list, after intent reweighting.
+func engramAfterFusion(c *ProfileCall, query string, items []FusedItem) []FusedItem {
+	in := make([]engramItem, len(items))
+	byID := map[string]FusedItem{}
+	for i, it := range items {
+		in[i] = engramItem{it.Candidate.ID, it.Candidate.Metadata, it.Score}
+		byID[it.Candidate.ID] = it
+	}
+	wanted, recs := engramBoost(query, c.Options.(engramOptions), in)
+	c.Trace["queryDates"] = wanted
+	c.Trace["boosts"] = recs
+	out := make([]FusedItem, len(recs))
+	for i, r := range recs {
+		it := byID[r["id"].(string)]
+		it.Score = r["score"].(float64)
+		it.Exact = new(big.Rat).SetFloat64(it.Score)
+		out[i] = it
+	}
+	return out
+}
+
 func init() {
-	handlers["engram.classify"] = opEngramClassify
-	handlers["engram.boost"] = opEngramBoost
-	handlers["engram.threshold"] = opEngramThreshold
-	capabilities = append(capabilities, "profile:engram")
+	RegisterProfile(&Profile{
+		Name:    "engram",
+		Version: EngramVersion,
+		Operations: map[string]handler{
+			"engram.classify":  opEngramClassify,
+			"engram.boost":     opEngramBoost,
+			"engram.threshold": opEngramThreshold,
+		},
+		Pipeline: &PipelineHooks{
+			ParseRequest: func(o map[string]any) (any, error) {
+				return parseEngramOptions(o, "request.profiles.engram", []string{"now", "halfLifeDays"})
+			},
+			ParseBackends: func(raw any, present bool) (any, error) {
+				if present && raw != nil {
+					return nil, invalid("backends.profiles.engram: the engram profile takes no backend data")
+				}
+				return nil, nil
+			},
+			AdjustWeights: engramAdjustWeights,
+			AfterFusion:   engramAfterFusion,
+		},
+	})
 }

@@ -171,3 +171,34 @@ export const ENGRAM_OPS = {
     return { results: items.filter((it) => !gone(it)), removed: items.filter(gone).map((it) => it.id) };
   },
 };
+
+// ENGRAM-5, ENGRAM-15: the pipeline hooks.
+const PIPELINE = {
+  parseRequest(options) {
+    return parseOptions(options, 'request.profiles.engram', ['now', 'halfLifeDays']);
+  },
+  parseBackends(raw) {
+    if (!isAbsent(raw)) throw invalid('backends.profiles.engram: the engram profile takes no backend data');
+    return undefined;
+  },
+  // Request weight x class weight, one run-time multiplication per channel.
+  adjustWeights(call, query, weights) {
+    const c = classify(query);
+    const out = { bm25: weights.bm25 * c.weights.bm25, vector: weights.vector * c.weights.vector, graph: weights.graph * c.weights.graph };
+    call.trace.intent = c.intent;
+    call.trace.matched = c.matched;
+    call.trace.weights = { vector: out.vector, bm25: out.bm25, graph: out.graph };
+    return out;
+  },
+  afterFusion(call, query, items) {
+    const { queryDates: wanted, results } = boostItems(query, call.options, items.map((it) => ({ id: it.id, metadata: it.metadata ?? {}, score: it.score })));
+    call.trace.queryDates = wanted;
+    call.trace.boosts = results;
+    const byId = new Map(items.map((it) => [it.id, it]));
+    return results.map((r) => ({ ...byId.get(r.id), score: r.score }));
+  },
+};
+
+engramTable(); // fail loudly at start-up when the data file is missing (ENGRAM-1)
+
+export const ENGRAM_PROFILE = { name: 'engram', version: ENGRAM_VERSION, operations: ENGRAM_OPS, pipeline: PIPELINE };

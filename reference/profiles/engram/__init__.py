@@ -4,6 +4,7 @@ per-channel RRF weights, its temporal, recency and access boosts, and the score 
 from __future__ import annotations
 
 from reference.profiles.engram.ops import op_boost, op_classify, op_threshold
+from reference.profiles.engram.pipeline import PIPELINE
 
 VERSION = "1.0.0"
 OPERATIONS = {
@@ -11,3 +12,5 @@ OPERATIONS = {
     "engram.boost": op_boost,
     "engram.threshold": op_threshold,
 }
+
+__all__ = ["OPERATIONS", "PIPELINE", "VERSION"]

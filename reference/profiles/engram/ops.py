@@ -59,7 +59,9 @@ def op_boost(inp: JSON) -> JSON:
     return {"queryDates": wanted, "results": records}
 
 
-def threshold(items: list[tuple[str, float | None]], min_score: float) -> tuple[list[str], list[str]]:
+def threshold(
+    items: list[tuple[str, float | None]], min_score: float
+) -> tuple[list[str], list[str]]:
     """ENGRAM-14: drop items the cross-encoder scored below `min_score`; unscored items stay."""
     kept = [i for i, s in items if s is None or s >= min_score]
     removed = [i for i, s in items if s is not None and s < min_score]
@@ -87,7 +89,8 @@ def op_threshold(inp: JSON) -> JSON:
             raise InvalidInput(f"results: repeated id {item_id!r}")
         seen.add(item_id)
         score = obj.get("rerankScore")
-        items.append((item_id, None if score is None else options.number(score, f"rerankScore of {item_id!r}")))
+        what = f"rerankScore of {item_id!r}"
+        items.append((item_id, None if score is None else options.number(score, what)))
     kept, removed = threshold(items, min_score)
     by_id = {i: s for i, s in items}
     return {"results": [{"id": i, "rerankScore": by_id[i]} for i in kept], "removed": removed}

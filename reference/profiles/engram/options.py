@@ -1,5 +1,5 @@
-"""The engram options (ENGRAM-7, ENGRAM-13, ENGRAM-15): `now` (required), `halfLifeDays`,
-and in the pipeline `minScore`; validated before anything runs (PIPE-9)."""
+"""The engram options (ENGRAM-7, ENGRAM-13, ENGRAM-15): `now` (required) and
+`halfLifeDays`; validated before anything runs (PIPE-9)."""
 
 from __future__ import annotations
 
@@ -17,7 +17,6 @@ class Options:
     now: str
     now_seconds: int
     half_life_days: float
-    min_score: float | None = None
 
 
 def number(value: Any, what: str) -> float:
@@ -31,20 +30,19 @@ def number(value: Any, what: str) -> float:
 
 def parse(obj: Mapping[str, Any], where: str, allowed: tuple[str, ...]) -> Options:
     """ENGRAM-7: `now` is one of the two UTC forms; `halfLifeDays` a finite number > 0
-    (default 30); `minScore` a finite number; null is absent (OP-5)."""
+    (default 30); null is absent (OP-5)."""
     unknown = sorted(k for k in obj if k not in allowed)
     if unknown:
         raise InvalidInput(f"{where}.{unknown[0]}: unknown field")
     now = obj.get("now")
     if not isinstance(now, str):
-        raise InvalidInput(f"{where}.now must be a date string (YYYY-MM-DD or YYYY-MM-DDTHH:MM:SSZ)")
+        raise InvalidInput(f"{where}.now must be a string (YYYY-MM-DD or YYYY-MM-DDTHH:MM:SSZ)")
     parsed = dates.parse(now)
     if parsed is None:
         raise InvalidInput(f"{where}.now: {now!r} is not YYYY-MM-DD or YYYY-MM-DDTHH:MM:SSZ")
     half = obj.get("halfLifeDays")
-    half_life = boost.DEFAULT_HALF_LIFE_DAYS if half is None else number(half, f"{where}.halfLifeDays")
+    half_life = (boost.DEFAULT_HALF_LIFE_DAYS if half is None
+                 else number(half, f"{where}.halfLifeDays"))
     if half_life <= 0:
         raise InvalidInput(f"{where}.halfLifeDays must be > 0")
-    raw_min = obj.get("minScore")
-    min_score = None if raw_min is None else number(raw_min, f"{where}.minScore")
-    return Options(now, parsed[1], half_life, min_score)
+    return Options(now, parsed[1], half_life)
