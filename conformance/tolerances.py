@@ -34,7 +34,7 @@ class Tolerance:
 
 _BM25 = "SQLite's bm25() (BACKEND-5): computed inside SQLite, not by a procedure the spec pins"
 
-_EXP_LOG = ("profile engram: exp and log may be 1 ulp from correctly rounded in a port's math "
+_EXP_LOG = ("profile engram: exp and log may be 2 ulps from correctly rounded in a port's math "
             "library (ENGRAM-12)")
 
 TOLERANCES: tuple[Tolerance, ...] = (
