@@ -205,6 +205,18 @@ def _run_listing_leg(search_fn: Search, candidate_k: int) -> _VectorLeg:
     return leg
 
 
+def _run_vector_leg(
+    req: Request, backends: Backends, normalised: str, profiles: _Profiles
+) -> _VectorLeg:
+    """PIPE-4, PIPE-7: embed the normalised query, ask for candidateK hits, record errors."""
+    embedder, vectors = backends.embedder, backends.vectors
+    assert embedder is not None and vectors is not None
+    ask = profiles.leg_search(
+        "vector", req.candidate_k, lambda n: vectors.search_vector(embedder.embed(normalised), n)
+    )
+    return _run_listing_leg(ask, req.candidate_k)
+
+
 def unanimity_voters(
     bm25: Bm25LegResult | None, vleg: _VectorLeg
 ) -> tuple[list[str], list[str]] | None:
@@ -277,18 +289,11 @@ def search(
 
     # 4. Vector leg, then the graph leg (GRAPH-3).
     t = time.perf_counter()
-    vleg = _VectorLeg(skip=vector_skip)
-    if vector_skip is None:
-        embedder, vectors = backends.embedder, backends.vectors
-        assert embedder is not None and vectors is not None
-        vleg = _run_listing_leg(
-            profiles.leg_search(
-                "vector",
-                req.candidate_k,
-                lambda n: vectors.search_vector(embedder.embed(parsed.normalised), n),
-            ),
-            req.candidate_k,
-        )
+    vleg = (
+        _run_vector_leg(req, backends, parsed.normalised, profiles)
+        if vector_skip is None
+        else _VectorLeg(skip=vector_skip)
+    )
     timings["vectorMs"] = (time.perf_counter() - t) * 1000
     if vleg.error is not None and mode.effective == "hybrid":
         fell_back = True  # MODE-6

@@ -1751,8 +1751,8 @@ def _pipe_vector_unbounded() -> None:
     def unbounded(self: Any, vector: Sequence[float], limit: int) -> list[Any]:
         return list(search_vector(self, vector, sys.maxsize if limit >= 1 else limit))
 
-    def run_vector_leg(req: Any, backends: Any, normalised: str) -> Any:
-        return original(replace(req, candidate_k=sys.maxsize), backends, normalised)
+    def run_vector_leg(req: Any, backends: Any, normalised: str, profiles: Any) -> Any:
+        return original(replace(req, candidate_k=sys.maxsize), backends, normalised, profiles)
 
     set_attr(scripted.ScriptedVectors, "search_vector", unbounded)
     set_attr(pipe, "_run_vector_leg", run_vector_leg)
