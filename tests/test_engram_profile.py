@@ -236,6 +236,17 @@ def test_days_from_civil_agrees_with_the_proleptic_calendar() -> None:
     assert dates.age_days(0, 10) == 0.0
 
 
+def test_metadata_and_query_dates() -> None:
+    """ENGRAM-6: malformed metadata is absent, never an error; ENGRAM-8: query dates need the
+    ASCII boundary and a valid calendar date, and a memory matches by its day."""
+    assert boost.access_count({"engram.accessCount": "09"}) == 0
+    assert boost.access_count({"engram.accessCount": "9007199254740992"}) == 0
+    assert boost.access_count({"engram.accessCount": "9007199254740991"}) == 2**53 - 1
+    assert dates.query_dates("at 2026-02-14t10:00 or 2026-02-30 or 2026-02-15") == ["2026-02-15"]
+    f = boost.factors({"engram.date": "2026-02-15T23:59:59Z"}, ["2026-02-15"], 0, 30.0)
+    assert f.date_match and f.recency == 1.0
+
+
 def test_recency_and_access_examples() -> None:
     """ENGRAM-9, ENGRAM-10: the chapter's worked numbers."""
     assert boost.recency(0.0, 30.0) == 1.0
