@@ -34,9 +34,18 @@ class Tolerance:
 
 _BM25 = "SQLite's bm25() (BACKEND-5): computed inside SQLite, not by a procedure the spec pins"
 
+_EXP_LOG = ("profile engram: exp and log may be 2 ulps from correctly rounded in a port's math "
+            "library (ENGRAM-12)")
+
 TOLERANCES: tuple[Tolerance, ...] = (
     Tolerance("fts_search", "/hits/*/score", 1e-12, _BM25),
     Tolerance("index_documents", "/searches/*/hits/*/score", 1e-12, _BM25),
+    Tolerance("engram.boost", "/results/*/score", 1e-14, _EXP_LOG),
+    Tolerance("engram.boost", "/results/*/recency", 1e-14, _EXP_LOG),
+    Tolerance("engram.boost", "/results/*/access", 1e-14, _EXP_LOG),
+    Tolerance("search", "/trace/profiles/engram/boosts/*/score", 1e-14, _EXP_LOG),
+    Tolerance("search", "/trace/profiles/engram/boosts/*/recency", 1e-14, _EXP_LOG),
+    Tolerance("search", "/trace/profiles/engram/boosts/*/access", 1e-14, _EXP_LOG),
 )
 
 

@@ -94,6 +94,9 @@ func LoadData(dir string) error {
 	if err := loadTemporal(); err != nil {
 		return err
 	}
+	if err := loadEngramTable(); err != nil {
+		return err
+	}
 	for _, load := range profileDataLoaders {
 		if err := load(); err != nil {
 			return err

@@ -18,8 +18,9 @@ import { SCOPED_FUSION } from './profiles/scoped-fusion.mjs';
 import { temporalProfile } from './temporal.mjs';
 import { profile as bm25Okapi } from './profiles/bm25-okapi.mjs';
 import * as gbrain from './gbrain/index.mjs';
+import { ENGRAM_PROFILE } from './engram.mjs';
 
-const PROFILE_MODULES = [bm25Okapi, gbrain, SCOPED_FUSION, temporalProfile];
+const PROFILE_MODULES = [bm25Okapi, ENGRAM_PROFILE, gbrain, SCOPED_FUSION, temporalProfile];
 
 export const PROFILES = new Map(PROFILE_MODULES.map((p) => [p.name, p]));
 

@@ -1,0 +1,444 @@
+package hrc
+
+// The engram profile (spec/profiles/engram.md, ENGRAM-*): intent channels, boost, threshold.
+
+import (
+	"fmt"
+	"math"
+	"math/big"
+	"regexp"
+	"sort"
+	"strconv"
+)
+
+// EngramVersion is the profile version this port implements (PROTO-31).
+const EngramVersion = "1.0.0"
+
+var engramChannels = []string{"vector", "bm25", "graph"}
+
+type engramPattern struct {
+	name string
+	re   *regexp.Regexp
+}
+
+// The patterns stay in a slice, in table order: a map would iterate in random order (ENGRAM-3).
+var engramPatterns []engramPattern
+var engramDefault string
+var engramWeights = map[string]map[string]float64{}
+
+// loadEngramTable reads spec/data/profiles/engram/intent.json (ENGRAM-1), failing loudly.
+func loadEngramTable() error {
+	var f struct {
+		Patterns []struct {
+			Name   string `json:"name"`
+			Source string `json:"source"`
+		} `json:"patterns"`
+		Default string                    `json:"default"`
+		Weights map[string]map[string]any `json:"weights"`
+	}
+	const name = "profiles/engram/intent.json"
+	if err := readData(name, &f); err != nil {
+		return err
+	}
+	if len(f.Patterns) == 0 || f.Default == "" {
+		return fmt.Errorf("%s: malformed", name)
+	}
+	engramPatterns = nil
+	names := []string{}
+	for _, p := range f.Patterns {
+		// ENGRAM-2: no (?i); RE2's \b is ASCII; the seed's capturing groups only group.
+		re, err := regexp.Compile(p.Source)
+		if err != nil {
+			return fmt.Errorf("%s: %s: %w", name, p.Name, err)
+		}
+		engramPatterns = append(engramPatterns, engramPattern{p.Name, re})
+		names = append(names, p.Name)
+	}
+	engramDefault = f.Default
+	for _, n := range append(names, f.Default) {
+		row, ok := f.Weights[n]
+		if !ok {
+			return fmt.Errorf("%s: no weights for %s", name, n)
+		}
+		engramWeights[n] = map[string]float64{}
+		for _, ch := range engramChannels {
+			w, ok := asFloat(row[ch])
+			if !ok || w < 0 {
+				return fmt.Errorf("%s: bad weight %s.%s", name, n, ch)
+			}
+			engramWeights[n][ch] = w
+		}
+	}
+	return nil
+}
+
+// EngramClassify returns the class, every matching pattern in table order, and the class's
+// weights (ENGRAM-3, ENGRAM-4).
+func EngramClassify(query string) (string, []string, map[string]float64) {
+	text := Fold(query)
+	matched := []string{}
+	for _, p := range engramPatterns {
+		if p.re.MatchString(text) {
+			matched = append(matched, p.name)
+		}
+	}
+	intent := engramDefault
+	if len(matched) > 0 {
+		intent = matched[0]
+	}
+	w := map[string]float64{}
+	for k, v := range engramWeights[intent] {
+		w[k] = v
+	}
+	return intent, matched, w
+}
+
+var engramForm = regexp.MustCompile(`^([0-9]{4})-([0-9]{2})-([0-9]{2})(?:T([0-9]{2}):([0-9]{2}):([0-9]{2})Z)?$`)
+var engramQueryDate = regexp.MustCompile(`\b[0-9]{4}-[0-9]{2}-[0-9]{2}\b`)
+var engramCount = regexp.MustCompile(`^(?:0|[1-9][0-9]*)$`)
+
+func daysInMonth(y, m int64) int64 {
+	if m == 2 {
+		if y%4 == 0 && (y%100 != 0 || y%400 == 0) {
+			return 29
+		}
+		return 28
+	}
+	if m == 4 || m == 6 || m == 9 || m == 11 {
+		return 30
+	}
+	return 31
+}
+
+// floorDiv is division rounding down: Go's / truncates toward zero.
+func floorDiv(a, b int64) int64 {
+	q := a / b
+	if (a%b != 0) && ((a < 0) != (b < 0)) {
+		q--
+	}
+	return q
+}
+
+func daysFromCivil(year, month, day int64) int64 {
+	y := year
+	if month <= 2 {
+		y--
+	}
+	era := floorDiv(y, 400)
+	yoe := y - era*400
+	mp := (month + 9) % 12
+	doy := (153*mp+2)/5 + day - 1
+	doe := yoe*365 + yoe/4 - yoe/100 + doy
+	return era*146097 + doe - 719468
+}
+
+// engramParseDate reads the two UTC forms of ENGRAM-7 in integers (no time package).
+func engramParseDate(s string) (string, int64, bool) {
+	m := engramForm.FindStringSubmatch(s)
+	if m == nil {
+		return "", 0, false
+	}
+	n := func(i int) int64 { v, _ := strconv.ParseInt(m[i], 10, 64); return v }
+	year, month, day := n(1), n(2), n(3)
+	if year < 1 || month < 1 || month > 12 || day < 1 || day > daysInMonth(year, month) {
+		return "", 0, false
+	}
+	var hh, mm, ss int64
+	if m[4] != "" {
+		hh, mm, ss = n(4), n(5), n(6)
+		if hh > 23 || mm > 59 || ss > 59 {
+			return "", 0, false
+		}
+	}
+	return s[:10], daysFromCivil(year, month, day)*86400 + hh*3600 + mm*60 + ss, true
+}
+
+func engramQueryDates(query string) []string {
+	out := []string{}
+	for _, d := range engramQueryDate.FindAllString(Fold(query), -1) {
+		if _, _, ok := engramParseDate(d); !ok {
+			continue
+		}
+		seen := false
+		for _, o := range out {
+			seen = seen || o == d
+		}
+		if !seen {
+			out = append(out, d)
+		}
+	}
+	return out
+}
+
+func engramAccessCount(meta map[string]string) float64 {
+	raw, ok := meta["engram.accessCount"]
+	if !ok || !engramCount.MatchString(raw) || len(raw) > 16 {
+		return 0
+	}
+	v, ok := new(big.Int).SetString(raw, 10)
+	if !ok || v.Cmp(big.NewInt(1<<53-1)) > 0 {
+		return 0
+	}
+	return float64(v.Int64())
+}
+
+type engramOptions struct {
+	nowSeconds   int64
+	halfLifeDays float64
+}
+
+// parseEngramOptions validates now and halfLifeDays (ENGRAM-7, ENGRAM-13, ENGRAM-15).
+func parseEngramOptions(m map[string]any, where string, allowed []string) (engramOptions, error) {
+	for k := range m {
+		ok := false
+		for _, a := range allowed {
+			ok = ok || a == k
+		}
+		if !ok {
+			return engramOptions{}, invalid("%s.%s: unknown field", where, k)
+		}
+	}
+	nv, ok := present(m, "now")
+	s, isStr := nv.(string)
+	if !ok || !isStr {
+		return engramOptions{}, invalid("%s.now must be a date string", where)
+	}
+	_, secs, ok := engramParseDate(s)
+	if !ok {
+		return engramOptions{}, invalid("%s.now: not YYYY-MM-DD or YYYY-MM-DDTHH:MM:SSZ", where)
+	}
+	opts := engramOptions{nowSeconds: secs, halfLifeDays: 30}
+	if hv, ok := present(m, "halfLifeDays"); ok {
+		h, ok := asFloat(hv)
+		if !ok || !(h > 0) {
+			return engramOptions{}, invalid("%s.halfLifeDays must be a finite number > 0", where)
+		}
+		opts.halfLifeDays = h
+	}
+	return opts, nil
+}
+
+type engramItem struct {
+	id    string
+	meta  map[string]string
+	score float64
+}
+
+// engramBoost applies ENGRAM-8..11 and returns the query's dates and the records in order.
+func engramBoost(query string, opts engramOptions, items []engramItem) ([]string, []map[string]any) {
+	wanted := engramQueryDates(query)
+	recs := make([]map[string]any, len(items))
+	scores := make([]float64, len(items))
+	for i, it := range items {
+		dateMatch := false
+		var age any
+		recency := 1.0
+		if raw, ok := it.meta["engram.date"]; ok {
+			if day, secs, ok := engramParseDate(raw); ok {
+				for _, w := range wanted {
+					dateMatch = dateMatch || w == day
+				}
+				diff := opts.nowSeconds - secs
+				if diff < 0 {
+					diff = 0
+				}
+				a := float64(diff) / 86400
+				age = a
+				if it.meta["engram.kind"] == "episodic" {
+					// float64(...) around each step keeps Go from fusing into an FMA.
+					decayed := math.Exp(float64(float64(-0.693*a) / opts.halfLifeDays))
+					recency = 0.5
+					if decayed > 0.5 {
+						recency = decayed
+					}
+				}
+			}
+		}
+		access := 1.0 + float64(0.1*math.Log(1.0+engramAccessCount(it.meta)))
+		date := 1.0
+		if dateMatch {
+			date = 2.0
+		}
+		s := float64(float64(float64(it.score*date)*recency) * access)
+		scores[i] = s
+		recs[i] = map[string]any{"id": it.id, "score": s, "dateMatch": dateMatch, "ageDays": age,
+			"recency": recency, "access": access}
+	}
+	order := make([]int, len(items))
+	for i := range order {
+		order[i] = i
+	}
+	sort.SliceStable(order, func(a, b int) bool { return scores[order[a]] > scores[order[b]] })
+	out := make([]map[string]any, len(items))
+	for i, j := range order {
+		out[i] = recs[j]
+	}
+	return wanted, out
+}
+
+func opEngramClassify(in map[string]any) (map[string]any, error) {
+	q, err := reqString(in, "query")
+	if err != nil {
+		return nil, err
+	}
+	intent, matched, w := EngramClassify(q)
+	return map[string]any{"intent": intent, "matched": matched, "weights": w}, nil
+}
+
+func opEngramBoost(in map[string]any) (map[string]any, error) {
+	q, err := reqString(in, "query")
+	if err != nil {
+		return nil, err
+	}
+	sub := map[string]any{}
+	for _, k := range []string{"now", "halfLifeDays"} {
+		if v, ok := in[k]; ok {
+			sub[k] = v
+		}
+	}
+	opts, err := parseEngramOptions(sub, "input", []string{"now", "halfLifeDays"})
+	if err != nil {
+		return nil, err
+	}
+	rv, ok := present(in, "results")
+	if !ok {
+		return nil, invalid("results is required")
+	}
+	l, err := asList(rv, "results")
+	if err != nil {
+		return nil, err
+	}
+	items := []engramItem{}
+	seen := map[string]bool{}
+	for i, x := range l {
+		m, ok := x.(map[string]any)
+		if !ok {
+			return nil, invalid("results[%d] must be an object", i)
+		}
+		c, err := parseCandidate(m, fmt.Sprintf("results[%d]", i), false)
+		if err != nil {
+			return nil, err
+		}
+		if seen[c.ID] {
+			return nil, invalid("results[%d]: repeated id %q", i, c.ID)
+		}
+		seen[c.ID] = true
+		sv, _ := present(m, "score")
+		s, ok := asFloat(sv)
+		if !ok {
+			return nil, invalid("results[%d]: score must be a finite number", i)
+		}
+		items = append(items, engramItem{c.ID, c.Metadata, s})
+	}
+	wanted, recs := engramBoost(q, opts, items)
+	return map[string]any{"queryDates": wanted, "results": recs}, nil
+}
+
+func opEngramThreshold(in map[string]any) (map[string]any, error) {
+	mv, ok := present(in, "minScore")
+	if !ok {
+		return nil, invalid("minScore is required")
+	}
+	minScore, ok := asFloat(mv)
+	if !ok {
+		return nil, invalid("minScore must be a finite number")
+	}
+	rv, ok := present(in, "results")
+	if !ok {
+		return nil, invalid("results is required")
+	}
+	l, err := asList(rv, "results")
+	if err != nil {
+		return nil, err
+	}
+	kept := []map[string]any{}
+	removed := []string{}
+	seen := map[string]bool{}
+	for i, x := range l {
+		m, ok := x.(map[string]any)
+		if !ok {
+			return nil, invalid("results[%d] must be an object", i)
+		}
+		id, ok := m["id"].(string)
+		if !ok || id == "" {
+			return nil, invalid("results[%d].id must be a non-empty string", i)
+		}
+		if seen[id] {
+			return nil, invalid("results[%d]: repeated id %q", i, id)
+		}
+		seen[id] = true
+		sv, has := present(m, "rerankScore")
+		if !has {
+			kept = append(kept, map[string]any{"id": id, "rerankScore": nil})
+			continue
+		}
+		s, ok := asFloat(sv)
+		if !ok {
+			return nil, invalid("results[%d].rerankScore must be a finite number or null", i)
+		}
+		// ENGRAM-14: only scored items can be removed; equal to minScore is kept.
+		if s < minScore {
+			removed = append(removed, id)
+		} else {
+			kept = append(kept, map[string]any{"id": id, "rerankScore": s})
+		}
+	}
+	return map[string]any{"results": kept, "removed": removed}, nil
+}
+
+// engramAdjustWeights is ENGRAM-5: request weight x class weight, one run-time
+// multiplication per channel.
+func engramAdjustWeights(c *ProfileCall, query string, w Weights) Weights {
+	intent, matched, cw := EngramClassify(query)
+	out := Weights{BM25: w.BM25 * cw["bm25"], Vector: w.Vector * cw["vector"], Graph: w.Graph * cw["graph"]}
+	c.Trace["intent"] = intent
+	c.Trace["matched"] = matched
+	c.Trace["weights"] = map[string]any{"vector": out.Vector, "bm25": out.BM25, "graph": out.Graph}
+	return out
+}
+
+// engramAfterFusion is ENGRAM-8..11 on the fused list, after intent reweighting.
+func engramAfterFusion(c *ProfileCall, query string, items []FusedItem) []FusedItem {
+	in := make([]engramItem, len(items))
+	byID := map[string]FusedItem{}
+	for i, it := range items {
+		in[i] = engramItem{it.Candidate.ID, it.Candidate.Metadata, it.Score}
+		byID[it.Candidate.ID] = it
+	}
+	wanted, recs := engramBoost(query, c.Options.(engramOptions), in)
+	c.Trace["queryDates"] = wanted
+	c.Trace["boosts"] = recs
+	out := make([]FusedItem, len(recs))
+	for i, r := range recs {
+		it := byID[r["id"].(string)]
+		it.Score = r["score"].(float64)
+		it.Exact = new(big.Rat).SetFloat64(it.Score)
+		out[i] = it
+	}
+	return out
+}
+
+func init() {
+	RegisterProfile(&Profile{
+		Name:    "engram",
+		Version: EngramVersion,
+		Operations: map[string]handler{
+			"engram.classify":  opEngramClassify,
+			"engram.boost":     opEngramBoost,
+			"engram.threshold": opEngramThreshold,
+		},
+		Pipeline: &PipelineHooks{
+			ParseRequest: func(o map[string]any) (any, error) {
+				return parseEngramOptions(o, "request.profiles.engram", []string{"now", "halfLifeDays"})
+			},
+			ParseBackends: func(raw any, present bool) (any, error) {
+				if present && raw != nil {
+					return nil, invalid("backends.profiles.engram: the engram profile takes no backend data")
+				}
+				return nil, nil
+			},
+			AdjustWeights: engramAdjustWeights,
+			AfterFusion:   engramAfterFusion,
+		},
+	})
+}

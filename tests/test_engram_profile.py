@@ -1,0 +1,292 @@
+"""The engram profile (spec/profiles/engram.md): what a port may differ by, and what it may not.
+
+ENGRAM-12 lets `exp` and `log` be 1 ulp from correctly rounded: the reference with either
+moved 1 ulp up or down must pass every case of the profile, while a wrong formula must fail
+one. The order rule must not flip on that freedom: consecutive boosted results in the cases
+are either far apart or equal in every port.
+"""
+
+from __future__ import annotations
+
+import datetime
+import itertools
+import json
+import math
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from typing import Any
+
+import jsonschema
+import pytest
+
+from conformance.cases import Case, load_all, schemas_dir
+from conformance.compare import check
+from conformance.ops import registry
+from conformance.tolerances import tolerance_for
+from reference.data import load_json
+from reference.profiles.engram import boost, dates
+from reference.profiles.engram.table import as_grouping, classify, table
+
+CASES = [c for c in load_all() if c.id.startswith("profiles/engram/")]
+OPS = registry()
+SEPARATION = 1e-9
+
+
+def _run(case: Case) -> tuple[str, Any]:
+    try:
+        return "ok", OPS[case.op](case.input)
+    except Exception as exc:  # an error kind is an answer (OP-2)
+        kind = getattr(exc, "kind", None)
+        if kind is None:
+            raise
+        return "error", kind
+
+
+def _failures() -> list[str]:
+    """Ids of the profile's cases the (possibly patched) reference fails, compared as the
+    runner compares them (with the op, so TEXT-13's tolerances apply)."""
+    failed = []
+    for case in CASES:
+        status, value = _run(case)
+        if "error" in case.expect:
+            if status != "error" or value != case.expect["error"]:
+                failed.append(case.id)
+        elif status != "ok" or check(case.expect, value, case.op) is not None:
+            failed.append(case.id)
+    return failed
+
+
+def _ulp(
+    fn: Callable[[float], float], direction: float, steps: int = 1
+) -> Callable[[float], float]:
+    """`fn` moved `steps` ulps towards `direction`, except where it is exact (exp(0), log(1))."""
+
+    def moved(x: float) -> float:
+        y = fn(x)
+        if y in (0.0, 1.0):
+            return y
+        for _ in range(steps):
+            y = math.nextafter(y, direction)
+        return y
+
+    return moved
+
+
+@contextmanager
+def patched(**functions: Callable[[float], float]) -> Iterator[None]:
+    saved = {name: getattr(boost, name) for name in functions}
+    for name, fn in functions.items():
+        setattr(boost, name, fn)
+    try:
+        yield
+    finally:
+        for name, fn in saved.items():
+            setattr(boost, name, fn)
+
+
+def test_the_profile_has_cases_and_the_reference_passes_them() -> None:
+    """ENGRAM-1..15 are exercised by the profile's own cases, all passing on the reference."""
+    assert len(CASES) >= 80
+    assert _failures() == []
+
+
+@pytest.mark.parametrize(
+    "variant",
+    [
+        {"exp": _ulp(math.exp, math.inf)},
+        {"exp": _ulp(math.exp, -math.inf)},
+        {"log": _ulp(math.log, math.inf)},
+        {"log": _ulp(math.log, -math.inf)},
+        {"exp": _ulp(math.exp, math.inf), "log": _ulp(math.log, -math.inf)},
+        {"exp": _ulp(math.exp, math.inf, 2), "log": _ulp(math.log, math.inf, 2)},
+        {"exp": _ulp(math.exp, -math.inf, 2), "log": _ulp(math.log, -math.inf, 2)},
+    ],
+    ids=["exp+1ulp", "exp-1ulp", "log+1ulp", "log-1ulp", "exp+1ulp,log-1ulp",
+         "exp+2ulp,log+2ulp", "exp-2ulp,log-2ulp"],
+)
+def test_a_port_whose_exp_or_log_is_one_ulp_off_passes(variant: dict[str, Any]) -> None:
+    """ENGRAM-12: a 1-ulp (or 2-ulp, as Go's math.Exp measured) different `exp`/`log`
+    changes emitted bits but passes every case,
+    order included. A variant that moves `exp` really changes some emitted bits (so the test
+    cannot pass vacuously); a 1-ulp `log` may be absorbed by `1.0 + 0.1 x log`."""
+    with patched(**variant):
+        assert _failures() == []
+        moved = 0
+        for case in CASES:
+            boosted = case.op == "engram.boost" and "output" in case.expect
+            if boosted and check(case.expect, _run(case)[1]) is not None:  # bit-exact
+                moved += 1
+        assert moved > 0 or "exp" not in variant
+
+
+@pytest.mark.parametrize(
+    "variant",
+    [
+        {"exp": lambda x: math.exp(x / 0.693 * math.log(2))},  # ln 2 for the seed's 0.693
+        {"log": math.log10},  # decimal logarithm
+        {"log": lambda x: math.log(max(x - 1.0, 1.0))},  # log(count), log(0) read as 0
+        {"exp": lambda x: math.exp(x * 1.0000001)},  # a relative error of 1e-7 in the exponent
+    ],
+    ids=["ln2-constant", "log10", "log-count", "exp-1e-7"],
+)
+def test_a_wrong_formula_fails(variant: dict[str, Any]) -> None:
+    """ENGRAM-9, ENGRAM-10, ENGRAM-12: the tolerance is far too small to hide a wrong formula."""
+    with patched(**variant):
+        assert _failures() != []
+
+
+def _records(case: Case) -> list[dict[str, Any]]:
+    status, value = _run(case)
+    if status != "ok":
+        return []
+    if case.op == "engram.boost":
+        return list(value["results"])
+    if case.op == "search" and "profiles" in value["trace"]:
+        return list(value["trace"]["profiles"]["engram"]["boosts"])
+    return []
+
+
+def _exact_factors(r: dict[str, Any]) -> bool:
+    """No transcendental value decides this record's score: recency 1 or floored well below
+    0.5, and access exactly 1 (count 0)."""
+    return r["access"] == 1.0 and r["recency"] in (1.0, 0.5)
+
+
+def test_no_case_puts_near_ties_next_to_each_other() -> None:
+    """ENGRAM-11, ENGRAM-12: consecutive boosted scores in every case are either separated by
+    more than 1e-9 relative, bit-equal with identical factors, or bit-equal from exact factors
+    only; so no port within the tolerance can flip an order the cases check."""
+    checked = 0
+    for case in CASES:
+        records = _records(case)
+        for a, b in itertools.pairwise(records):
+            checked += 1
+            x, y = a["score"], b["score"]
+            assert x >= y, case.id
+            far = x - y > SEPARATION * max(abs(x), abs(y))
+            same = (a["recency"], a["access"]) == (b["recency"], b["access"])
+            exact = _exact_factors(a) and _exact_factors(b)
+            assert far or same or exact, f"{case.id}: near tie {a['id']} {x!r} / {b['id']} {y!r}"
+    assert checked > 20
+
+
+def test_the_tolerance_applies_only_to_the_exp_log_fields() -> None:
+    """ENGRAM-12: recency, access and boosted score have 1e-14; ageDays and the fused score
+    handed to the boost stay bit-exact."""
+    for field in ("score", "recency", "access"):
+        tol = tolerance_for("engram.boost", f"/results/3/{field}")
+        assert tol is not None and tol.relative == 1e-14
+        tol = tolerance_for("search", f"/trace/profiles/engram/boosts/0/{field}")
+        assert tol is not None and tol.relative == 1e-14
+    assert tolerance_for("engram.boost", "/results/0/ageDays") is None
+    assert tolerance_for("search", "/results/0/score") is None
+
+
+def test_table_is_the_seeds_verbatim() -> None:
+    """ENGRAM-1: the seed's four sources byte for byte, in its order, and its weight table."""
+    data = load_json("profiles/engram/intent.json")
+    assert [(p["name"], p["source"]) for p in data["patterns"]] == [
+        ("why", r"\b(why|because|reason|cause|led to|resulted in)\b"),
+        ("when", r"\b(when|date|time|before|after|during|timeline|history)\b"),
+        ("who", r"\b(who|person|people|team|built|created|wrote)\b"),
+        ("how", r"\b(how to|steps|procedure|process|workflow|debug|fix)\b"),
+    ]
+    rows = {k: (v["vector"], v["bm25"], v["graph"]) for k, v in data["weights"].items()}
+    assert rows == {"why": (1.0, 0.8, 1.5), "when": (0.8, 1.2, 0.8), "who": (0.8, 0.8, 1.8),
+                    "how": (1.2, 1.0, 0.8), "what": (1.0, 1.0, 1.0)}
+    assert data["default"] == "what"
+    assert "provenance" in data
+
+
+def test_capturing_groups_only_group() -> None:
+    """ENGRAM-2: the seed's `(` is read as `(?:` for the INTENT-3 check; escapes are kept."""
+    assert as_grouping(r"\b(a|b)\b") == r"\b(?:a|b)\b"
+    assert as_grouping(r"\((?:x)") == r"\((?:x)"
+    assert len(table().patterns) == 4
+
+
+def test_precedence_is_table_order_not_position() -> None:
+    """ENGRAM-3: the first pattern in table order wins, wherever it matches in the query."""
+    assert classify("how to fix the bug before the release").intent == "when"
+    assert classify("why did the team fix it").matched == ("why", "who", "how")
+    assert classify("nothing here").intent == "what"
+
+
+def test_weights_multiply_the_request_weights() -> None:
+    """ENGRAM-5: request weight x class weight at run time (3 x 1.2 is not 3.6)."""
+    from reference.profile_hooks import ProfileCall
+    from reference.profiles.engram.pipeline import adjust_weights
+
+    call = ProfileCall("engram", None, None)
+    out = adjust_weights(call, "when was it", {"bm25": 3.0, "vector": 0.0, "graph": 1.0})
+    assert out == {"bm25": 3.0 * 1.2, "vector": 0.0, "graph": 0.8}
+    assert out["bm25"] == 3.5999999999999996
+    assert call.trace["intent"] == "when"
+
+
+def test_days_from_civil_agrees_with_the_proleptic_calendar() -> None:
+    """ENGRAM-7: integer days from civil equal Python's proleptic Gregorian ordinals."""
+    epoch = datetime.date(1970, 1, 1).toordinal()
+    day = datetime.date(1, 1, 1)
+    while day.year < 9999:
+        assert dates.days_from_civil(day.year, day.month, day.day) == day.toordinal() - epoch
+        day += datetime.timedelta(days=97)
+    assert dates.parse("2026-02-29") is None and dates.parse("2024-02-29") is not None
+    assert dates.parse("0000-01-01") is None
+    assert dates.age_days(0, 10) == 0.0
+
+
+def test_metadata_and_query_dates() -> None:
+    """ENGRAM-6: malformed metadata is absent, never an error; ENGRAM-8: query dates need the
+    ASCII boundary and a valid calendar date, and a memory matches by its day."""
+    assert boost.access_count({"engram.accessCount": "09"}) == 0
+    assert boost.access_count({"engram.accessCount": "9007199254740992"}) == 0
+    assert boost.access_count({"engram.accessCount": "9007199254740991"}) == 2**53 - 1
+    assert dates.query_dates("at 2026-02-14t10:00 or 2026-02-30 or 2026-02-15") == ["2026-02-15"]
+    f = boost.factors({"engram.date": "2026-02-15T23:59:59Z"}, ["2026-02-15"], 0, 30.0)
+    assert f.date_match and f.recency == 1.0
+
+
+def test_recency_and_access_examples() -> None:
+    """ENGRAM-9, ENGRAM-10: the chapter's worked numbers."""
+    assert boost.recency(0.0, 30.0) == 1.0
+    assert boost.recency(30.0, 30.0) == 0.5000735956957677
+    assert boost.recency(31.0, 30.0) == 0.5
+    assert boost.access(0) == 1.0
+    assert boost.access(9) == 1.2302585092994045
+
+
+def test_threshold_removes_only_scored_items() -> None:
+    """ENGRAM-14: only items with a rerankScore below minScore go; equal stays."""
+    from reference.profiles.engram.ops import threshold
+
+    kept, removed = threshold([("a", 0.5), ("b", 0.4), ("t", None)], 0.5)
+    assert kept == ["a", "t"] and removed == ["b"]
+
+
+def test_outputs_and_traces_match_the_profile_schemas() -> None:
+    """ENGRAM-4, ENGRAM-13, ENGRAM-14, ENGRAM-15: every output of the profile's cases is valid
+    under schemas/profiles/engram/."""
+    base = schemas_dir() / "profiles" / "engram"
+
+    def validator(name: str) -> jsonschema.Draft202012Validator:
+        return jsonschema.Draft202012Validator(json.loads((base / name).read_text("utf-8")))
+
+    by_op = {"engram.classify": validator("classify.output.schema.json"),
+             "engram.boost": validator("boost.output.schema.json"),
+             "engram.threshold": validator("threshold.output.schema.json")}
+    trace = validator("trace.schema.json")
+    request = validator("request.schema.json")
+    seen = 0
+    for case in CASES:
+        status, value = _run(case)
+        if status != "ok":
+            continue
+        if case.op in by_op:
+            by_op[case.op].validate(value)
+            seen += 1
+        elif case.op == "search":
+            trace.validate(value["trace"]["profiles"]["engram"])
+            request.validate(case.input["request"]["profiles"]["engram"])
+            seen += 1
+    assert seen > 50
