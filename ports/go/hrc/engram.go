@@ -97,7 +97,7 @@ var engramForm = regexp.MustCompile(`^([0-9]{4})-([0-9]{2})-([0-9]{2})(?:T([0-9]
 var engramQueryDate = regexp.MustCompile(`\b[0-9]{4}-[0-9]{2}-[0-9]{2}\b`)
 var engramCount = regexp.MustCompile(`^(?:0|[1-9][0-9]*)$`)
 
-func daysInMonth(y, m int64) int64 {
+func engramDaysInMonth(y, m int64) int64 {
 	if m == 2 {
 		if y%4 == 0 && (y%100 != 0 || y%400 == 0) {
 			return 29
@@ -119,7 +119,7 @@ func floorDiv(a, b int64) int64 {
 	return q
 }
 
-func daysFromCivil(year, month, day int64) int64 {
+func engramDaysFromCivil(year, month, day int64) int64 {
 	y := year
 	if month <= 2 {
 		y--
@@ -140,7 +140,7 @@ func engramParseDate(s string) (string, int64, bool) {
 	}
 	n := func(i int) int64 { v, _ := strconv.ParseInt(m[i], 10, 64); return v }
 	year, month, day := n(1), n(2), n(3)
-	if year < 1 || month < 1 || month > 12 || day < 1 || day > daysInMonth(year, month) {
+	if year < 1 || month < 1 || month > 12 || day < 1 || day > engramDaysInMonth(year, month) {
 		return "", 0, false
 	}
 	var hh, mm, ss int64
@@ -150,7 +150,7 @@ func engramParseDate(s string) (string, int64, bool) {
 			return "", 0, false
 		}
 	}
-	return s[:10], daysFromCivil(year, month, day)*86400 + hh*3600 + mm*60 + ss, true
+	return s[:10], engramDaysFromCivil(year, month, day)*86400 + hh*3600 + mm*60 + ss, true
 }
 
 func engramQueryDates(query string) []string {

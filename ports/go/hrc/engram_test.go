@@ -14,10 +14,10 @@ func TestEngramFloorDivision(t *testing.T) {
 	if -1/400 != 0 || floorDiv(-1, 400) != -1 {
 		t.Fatalf("floorDiv(-1, 400) = %d", floorDiv(-1, 400))
 	}
-	if got := daysFromCivil(1, 1, 1); got != -719162 {
+	if got := engramDaysFromCivil(1, 1, 1); got != -719162 {
 		t.Fatalf("0001-01-01 = %d days, want -719162", got)
 	}
-	if got := daysFromCivil(1900, 3, 1) - daysFromCivil(1900, 2, 28); got != 1 {
+	if got := engramDaysFromCivil(1900, 3, 1) - engramDaysFromCivil(1900, 2, 28); got != 1 {
 		t.Fatalf("1900 is not a leap year: got %d days", got)
 	}
 }
