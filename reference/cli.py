@@ -88,8 +88,16 @@ def _index_into(root: Path, db: Path) -> tuple[Any, bool]:
     """Index `root` into `db`; (report, created). A first run builds a temporary database
     beside `db` and publishes it only when complete, so a failed or killed first run leaves
     no database and two racing first runs never delete each other's (BACKEND-19)."""
+    from reference.backends.embedder import HashEmbedder
     from reference.backends.indexer import index_directory
     from reference.backends.sqlite_fts import SqliteIndex
+
+    def run(index: SqliteIndex) -> Any:
+        # BACKEND-25: vectors are written with their chunks, in the same transaction.
+        with index.transaction():
+            report = index_directory(root, index)
+            index.store_missing_vectors()
+        return report
 
     if not db.exists():
         fd, tmp_name = tempfile.mkstemp(prefix=f".{db.name}.", suffix=".hrc-tmp", dir=db.parent)
@@ -99,9 +107,9 @@ def _index_into(root: Path, db: Path) -> tuple[Any, bool]:
         os.umask(umask)
         os.chmod(tmp, 0o666 & ~umask)  # as SQLite would have created it
         try:
-            index = SqliteIndex(tmp)
+            index = SqliteIndex(tmp, embedder=HashEmbedder())
             try:
-                report = index_directory(root, index)
+                report = run(index)
             finally:
                 index.close()
             try:
@@ -115,9 +123,9 @@ def _index_into(root: Path, db: Path) -> tuple[Any, bool]:
             with contextlib.suppress(OSError):
                 Path(f"{tmp}-journal").unlink()
     with _locked(db):
-        index = SqliteIndex(db)
+        index = SqliteIndex(db, embedder=HashEmbedder())
         try:
-            return index_directory(root, index), False
+            return run(index), False
         finally:
             index.close()
 
@@ -192,7 +200,7 @@ def cmd_search(args: argparse.Namespace) -> int:
     from reference.backends.embedder import HashEmbedder
     from reference.backends.lexical_reranker import LexicalReranker
     from reference.backends.sqlite_fts import SqliteIndex
-    from reference.backends.vector import MemoryVectorStore
+    from reference.backends.vector import vectors_of_index
     from reference.pipeline import Backends, search
     from reference.types import IndexError_, InvalidInput
 
@@ -218,9 +226,8 @@ def cmd_search(args: argparse.Namespace) -> int:
         return _fail(str(exc), 1)
     try:
         embedder = None if args.no_embedder else HashEmbedder()
-        vectors = (
-            None if embedder is None else MemoryVectorStore.from_chunks(index.chunks(), embedder)
-        )
+        # BACKEND-25: the vectors `hrc index` stored; an older index is embedded here.
+        vectors = None if embedder is None else vectors_of_index(index, embedder)
         backends = Backends(index=index, embedder=embedder, vectors=vectors,
                             reranker=LexicalReranker())
         results, trace = search(request, backends)
