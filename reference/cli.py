@@ -97,6 +97,7 @@ def _index_into(root: Path, db: Path) -> tuple[Any, bool]:
         with index.transaction():
             report = index_directory(root, index)
             index.store_missing_vectors()
+            index.store_missing_words()  # TRI-1: the trigram rung loads them, never rebuilds
         return report
 
     if not db.exists():
@@ -107,7 +108,7 @@ def _index_into(root: Path, db: Path) -> tuple[Any, bool]:
         os.umask(umask)
         os.chmod(tmp, 0o666 & ~umask)  # as SQLite would have created it
         try:
-            index = SqliteIndex(tmp, embedder=HashEmbedder())
+            index = SqliteIndex(tmp, embedder=HashEmbedder(), store_words=True)
             try:
                 report = run(index)
             finally:
@@ -123,7 +124,7 @@ def _index_into(root: Path, db: Path) -> tuple[Any, bool]:
             with contextlib.suppress(OSError):
                 Path(f"{tmp}-journal").unlink()
     with _locked(db):
-        index = SqliteIndex(db, embedder=HashEmbedder())
+        index = SqliteIndex(db, embedder=HashEmbedder(), store_words=True)
         try:
             return run(index), False
         finally:

@@ -9,6 +9,10 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
+from typing import Any, overload
+
+import numpy as np
+import numpy.typing as npt
 
 from reference.text import codepoint_key, words
 from reference.types import Candidate, InvalidInput
@@ -98,11 +102,13 @@ class TrigramIndex:
                 raise InvalidInput(f"chunk id {chunk.id!r} appears more than once (TRI-1)")
             seen.add(chunk.id)
         self._chunks: tuple[Candidate, ...] = tuple(chunks)
-        self._chunk_words: list[tuple[int, ...]] = []
+        self._chunk_words: Sequence[Sequence[int]] = []
         self._vocab: dict[str, int] = {}
         self._word_grams: list[frozenset[str]] = []
-        self._postings: list[list[int]] = []
+        self._postings: Sequence[Sequence[int]] = []
         self._by_gram: dict[str, list[int]] = {}
+        chunk_words_: list[tuple[int, ...]] = []
+        postings: list[list[int]] = []
         memo: dict[str, list[str]] = {}
         for position, chunk in enumerate(self._chunks):
             ids: list[int] = []
@@ -113,12 +119,44 @@ class TrigramIndex:
                     self._vocab[word] = wid
                     grams = trigrams(word)
                     self._word_grams.append(grams)
-                    self._postings.append([])
+                    postings.append([])
                     for gram in grams:
                         self._by_gram.setdefault(gram, []).append(wid)
-                self._postings[wid].append(position)
+                postings[wid].append(position)
                 ids.append(wid)
-            self._chunk_words.append(tuple(ids))
+            chunk_words_.append(tuple(ids))
+        self._chunk_words = chunk_words_
+        self._postings = postings
+
+    @classmethod
+    def from_word_ids(
+        cls,
+        chunks: Sequence[Candidate],
+        vocabulary: Sequence[str],
+        word_ids: npt.NDArray[np.int32],
+        offsets: npt.NDArray[np.int64],
+    ) -> TrigramIndex:
+        """TRI-1..7 over word lists computed earlier (stored by the index at index time):
+        chunk i's distinct words, in first-occurrence order, are
+        vocabulary[word_ids[offsets[i]:offsets[i + 1]]]. Searches equal TrigramIndex(chunks):
+        word numbering never changes a result (tables are keyed, orders come from the chunk's
+        word order and the query's token order)."""
+        self = cls.__new__(cls)
+        self._chunks = tuple(chunks)
+        self._chunk_words = _Slices(word_ids, offsets)
+        self._vocab = {}
+        self._word_grams = [trigrams(word) for word in vocabulary]
+        self._by_gram = {}
+        for wid, grams in enumerate(self._word_grams):
+            for gram in grams:
+                self._by_gram.setdefault(gram, []).append(wid)
+        # Postings: the positions holding each word, ascending (a stable sort by word id).
+        positions = np.repeat(np.arange(len(chunks), dtype=np.int64), np.diff(offsets))
+        order = np.argsort(word_ids, kind="stable")
+        counts = np.bincount(word_ids, minlength=len(vocabulary))
+        starts = np.concatenate(([0], np.cumsum(counts))).astype(np.int64)
+        self._postings = _Slices(positions[order], starts)
+        return self
 
     def __len__(self) -> int:
         return len(self._chunks)
@@ -155,7 +193,7 @@ class TrigramIndex:
 
     @staticmethod
     def _best_pair(
-        per_token: Iterable[dict[int, tuple[int, int]]], chunk_word_ids: tuple[int, ...]
+        per_token: Iterable[dict[int, tuple[int, int]]], chunk_word_ids: Sequence[int]
     ) -> tuple[int, int] | None:
         """TRI-4: tokens in query order, words in first-occurrence order; the first best wins."""
         best: tuple[int, int] | None = None
@@ -165,6 +203,28 @@ class TrigramIndex:
                 if pair is not None and (best is None or _greater(pair, best)):
                     best = pair
         return best
+
+
+class _Slices(Sequence[Sequence[int]]):
+    """A list of int lists kept as one flat array and offsets (item i = flat[o[i]:o[i+1]])."""
+
+    def __init__(self, flat: npt.NDArray[Any], offsets: npt.NDArray[np.int64]) -> None:
+        self._flat = flat
+        self._offsets = offsets
+
+    def __len__(self) -> int:
+        return len(self._offsets) - 1
+
+    @overload
+    def __getitem__(self, i: int) -> list[int]: ...
+    @overload
+    def __getitem__(self, i: slice) -> list[list[int]]: ...
+    def __getitem__(self, i: int | slice) -> list[int] | list[list[int]]:
+        if isinstance(i, slice):
+            return [self[j] for j in range(*i.indices(len(self)))]
+        lo, hi = int(self._offsets[i]), int(self._offsets[i + 1])
+        out: list[int] = self._flat[lo:hi].tolist()
+        return out
 
 
 def trigram_search(

@@ -123,3 +123,36 @@ def test_index_written_without_vectors_is_embedded_on_open_and_filled_on_reindex
     con = sqlite3.connect(db)
     assert con.execute("SELECT count(*) FROM chunk_vectors").fetchone() == (2,)
     con.close()
+
+
+def test_stored_words_give_the_same_trigram_hits(tmp_path: Path) -> None:
+    """TRI-1..7: the trigram index loaded from the words `hrc index` stored answers exactly
+    like one built from the chunk texts, after updates and removals too."""
+    from reference.trigram import TrigramIndex
+
+    rng = random.Random(11)
+    vocab = ["kubernetes", "kubectl", "cluster", "clusters", "postgres", "postgresql", "Ünïcode",
+             "naïve", "ΣΊΣΥΦΟΣ", "tea", "teapot", "a", "kettle", "kettles", "nodes"]
+    folder = tmp_path / "notes"
+    files = {f"n{i:02d}.md": " ".join(rng.choices(vocab, k=rng.randint(1, 12))) for i in range(40)}
+    _write(folder, files)
+    db = tmp_path / "t.db"
+    assert main(["index", str(folder), "--db", str(db)]) == 0
+    _write(folder, {"n03.md": "kubernets clustr", "new.md": "postgress teapots"})
+    (folder / "n05.md").unlink()
+    assert main(["index", str(folder), "--db", str(db)]) == 0
+    with SqliteIndex(db) as index:
+        stored = index.trigram_index()
+        assert stored is not None
+        fresh = TrigramIndex(index.chunks())
+        for tokens in (["kubernets"], ["clustr", "teapo"], ["postgress"], ["naive"],
+                       ["σίσυφος"], ["a"], ["zzz"], ["kettl", "node"]):
+            for limit in (1, 3, 50):
+                assert stored.search(tokens, limit) == fresh.search(tokens, limit)
+
+
+def test_index_without_stored_words_builds_the_trigram_index(tmp_path: Path) -> None:
+    """TRI-1: an index written without words answers None, and the pipeline builds it."""
+    with SqliteIndex(tmp_path / "x.db") as index:
+        index.upsert_document("a.md", [Candidate("a.md#0", "a.md", "", "", "kubernetes")])
+        assert index.trigram_index() is None

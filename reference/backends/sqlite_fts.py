@@ -23,6 +23,7 @@ from typing import Protocol
 import numpy as np
 import numpy.typing as npt
 
+from reference.trigram import TrigramIndex, chunk_words
 from reference.types import Candidate, IndexError_, InvalidInput
 
 
@@ -52,6 +53,10 @@ SCHEMA = (
     # BACKEND-25: a chunk's integer vector, keyed by the chunk's rowid (reference layout).
     "CREATE TABLE IF NOT EXISTS chunk_vectors (rowid INTEGER PRIMARY KEY, vector BLOB NOT NULL)",
     "CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY NOT NULL, value TEXT NOT NULL)",
+    # TRI-1: each chunk's distinct content words (first-occurrence order) as word ids, so the
+    # trigram rung's index is loaded, not rebuilt from every chunk's text (reference layout).
+    "CREATE TABLE IF NOT EXISTS trigram_words (wid INTEGER PRIMARY KEY, word TEXT NOT NULL)",
+    "CREATE TABLE IF NOT EXISTS chunk_words (rowid INTEGER PRIMARY KEY, wids BLOB NOT NULL)",
 )
 #: meta key naming the embedder and dimension of chunk_vectors, e.g. `hrc-hash-v1/256`.
 VECTORS_KEY = "vectors"
@@ -64,9 +69,9 @@ SEARCH_SQL = (
     f"SELECT id, path, title, summary, content, {_RANK} AS score FROM chunks "
     "WHERE chunks MATCH ? ORDER BY score, path, id LIMIT ?"
 )
-CHUNKS_SQL = "SELECT id, path, title, summary, content FROM chunks ORDER BY path, id"
+CHUNKS_SQL = "SELECT id, path, title, summary, content, rowid FROM chunks ORDER BY path, id"
 CHUNKS_WITH_VECTORS_SQL = (
-    "SELECT c.id, c.path, c.title, c.summary, c.content, v.vector FROM chunks AS c "
+    "SELECT c.id, c.path, c.title, c.summary, c.content, c.rowid, v.vector FROM chunks AS c "
     "LEFT JOIN chunk_vectors AS v ON v.rowid = c.rowid ORDER BY c.path, c.id"
 )
 # BACKEND-5, ranked by rowid: the pinned query's order without reading any column but the
@@ -100,7 +105,11 @@ class SqliteIndex:
     """
 
     def __init__(
-        self, path: str | os.PathLike[str], embedder: CountingEmbedder | None = None
+        self,
+        path: str | os.PathLike[str],
+        embedder: CountingEmbedder | None = None,
+        *,
+        store_words: bool = False,
     ) -> None:
         if _version_tuple(sqlite3.sqlite_version) < MIN_SQLITE_VERSION:
             raise IndexError_(
@@ -111,6 +120,10 @@ class SqliteIndex:
         self._savepoints = count()
         self._chunks_cache: list[Candidate] | None = None
         self._embedder = embedder
+        self._store_words = store_words
+        self._rowids: list[int] = []
+        self._wids: dict[str, int] | None = None
+        self._trigram: TrigramIndex | None = None
         try:
             self._db = sqlite3.connect(
                 os.fspath(path), isolation_level=None, check_same_thread=False
@@ -141,11 +154,17 @@ class SqliteIndex:
             try:
                 yield
             except BaseException:
-                self._chunks_cache = None
+                self._forget()
                 self._db.execute(f"ROLLBACK TO {name}")
                 self._db.execute(f"RELEASE {name}")
                 raise
             self._db.execute(f"RELEASE {name}")
+
+    def _forget(self) -> None:
+        """Drop what is cached from the tables (after a write or a rollback)."""
+        self._chunks_cache = None
+        self._trigram = None
+        self._wids = None
 
     # -- writes -------------------------------------------------------------------------
 
@@ -164,7 +183,7 @@ class SqliteIndex:
                 self._delete_rows(path)
                 (top,) = self._db.execute("SELECT coalesce(max(rowid), 0) FROM chunks").fetchone()
                 first = int(top) + 1
-                self._chunks_cache = None
+                self._forget()
                 self._db.executemany(
                     "INSERT INTO chunks(rowid, id, path, title, summary, content) "
                     "VALUES (?, ?, ?, ?, ?, ?)",
@@ -180,6 +199,8 @@ class SqliteIndex:
                 )
                 if self._embedder is not None:
                     self._write_vectors([(first + i, c.content) for i, c in enumerate(chunks)])
+                if self._store_words:
+                    self._write_words([(first + i, c.content) for i, c in enumerate(chunks)])
         except sqlite3.Error as exc:
             raise IndexError_(f"cannot write document {path!r}: {exc}") from exc
 
@@ -203,6 +224,78 @@ class SqliteIndex:
             "INSERT OR REPLACE INTO chunk_vectors(rowid, vector) VALUES (?, ?)",
             [(rowid, pack_vector(embed(text))) for rowid, text in rows],
         )
+
+    def _write_words(self, rows: Sequence[tuple[int, str]]) -> None:
+        """TRI-1: store each chunk's distinct words (rowid, content) as word ids."""
+        if self._wids is None:
+            self._wids = {
+                str(w): int(i) for i, w in self._db.execute("SELECT wid, word FROM trigram_words")
+            }
+        wids = self._wids
+        memo: dict[str, list[str]] = {}
+        new: list[tuple[int, str]] = []
+        packed: list[tuple[int, bytes]] = []
+        for rowid, text in rows:
+            ids = []
+            for word in chunk_words(text, memo):
+                wid = wids.get(word)
+                if wid is None:
+                    wid = wids[word] = len(wids)
+                    new.append((wid, word))
+                ids.append(wid)
+            packed.append((rowid, np.array(ids, dtype="<i4").tobytes()))
+        self._db.executemany("INSERT INTO trigram_words(wid, word) VALUES (?, ?)", new)
+        self._db.executemany(
+            "INSERT OR REPLACE INTO chunk_words(rowid, wids) VALUES (?, ?)", packed
+        )
+
+    def store_missing_words(self) -> int:
+        """TRI-1: store the words of the chunks that have none stored; returns how many."""
+        if not self._store_words:
+            return 0
+        try:
+            with self.transaction():
+                missing = self._db.execute(
+                    "SELECT rowid, content FROM chunks WHERE rowid NOT IN "
+                    "(SELECT rowid FROM chunk_words)"
+                ).fetchall()
+                self._write_words([(int(r), str(t)) for r, t in missing])
+                self._db.execute(
+                    "DELETE FROM chunk_words WHERE rowid NOT IN (SELECT rowid FROM chunks)"
+                )
+        except sqlite3.Error as exc:
+            raise IndexError_(f"cannot store words: {exc}") from exc
+        return len(missing)
+
+    def trigram_index(self) -> TrigramIndex | None:
+        """TRI-1..7: the trigram rung's index over chunks(), from the stored words; None when
+        some chunk has none stored (the caller then builds it from the texts). Cached until
+        the next write."""
+        chunks = self.chunks()
+        with self._lock:
+            if self._trigram is not None:
+                return self._trigram
+            try:
+                vocabulary = [
+                    str(w)
+                    for (w,) in self._db.execute("SELECT word FROM trigram_words ORDER BY wid")
+                ]
+                stored = dict(self._db.execute("SELECT rowid, wids FROM chunk_words"))
+            except sqlite3.Error as exc:
+                raise IndexError_(str(exc)) from exc
+            blobs: list[bytes] = []
+            for rowid in self._rowids:
+                blob = stored.get(rowid)
+                if blob is None:
+                    return None
+                blobs.append(bytes(blob))
+            lengths = np.array([len(b) // 4 for b in blobs], dtype=np.int64)
+            offsets = np.concatenate(([0], np.cumsum(lengths))).astype(np.int64)
+            flat = np.frombuffer(b"".join(blobs), dtype="<i4").astype(np.int32)
+            if flat.size and (int(flat.min()) < 0 or int(flat.max()) >= len(vocabulary)):
+                raise IndexError_("stored chunk words name an unknown word id")
+            self._trigram = TrigramIndex.from_word_ids(chunks, vocabulary, flat, offsets)
+            return self._trigram
 
     def store_missing_vectors(self) -> int:
         """BACKEND-25: embed and store the chunks that have no stored vector (an index written
@@ -238,7 +331,7 @@ class SqliteIndex:
             raise IndexError_(f"cannot remove document {path!r}: {exc}") from exc
 
     def _delete_rows(self, path: str) -> bool:
-        self._chunks_cache = None
+        self._forget()
         row = self._db.execute(
             "SELECT first_rowid, chunk_count FROM documents WHERE path = ?", (path,)
         ).fetchone()
@@ -249,9 +342,10 @@ class SqliteIndex:
             self._db.execute(
                 "DELETE FROM chunks WHERE rowid BETWEEN ? AND ?", (first, first + n - 1)
             )
-            self._db.execute(
-                "DELETE FROM chunk_vectors WHERE rowid BETWEEN ? AND ?", (first, first + n - 1)
-            )
+            for table in ("chunk_vectors", "chunk_words"):
+                self._db.execute(
+                    f"DELETE FROM {table} WHERE rowid BETWEEN ? AND ?", (first, first + n - 1)
+                )
         self._db.execute("DELETE FROM documents WHERE path = ?", (path,))
         return True
 
@@ -337,6 +431,7 @@ class SqliteIndex:
                 Candidate(id=r[0], path=r[1], title=r[2], summary=r[3], content=r[4])
                 for r in rows
             ]
+            self._rowids = [int(r[5]) for r in rows]
             return self._chunks_cache
 
     def chunks_with_vectors(
@@ -354,11 +449,12 @@ class SqliteIndex:
                 raise IndexError_(str(exc)) from exc
             if self._chunks_cache is None:
                 self._chunks_cache = [Candidate(*r[:5]) for r in rows]
+                self._rowids = [int(r[5]) for r in rows]
             chunks = self._chunks_cache
         dim = embedder.dimension
         if found is None or found[0] != f"{embedder.name}/{dim}":
             return chunks, None
-        blobs = [r[5] for r in rows]
+        blobs = [r[6] for r in rows]
         if any(b is None for b in blobs):
             return chunks, None
         return chunks, unpack_vectors(blobs, dim)
