@@ -273,12 +273,20 @@ _MAX_TERMS = 10**6
 def exact_numerators(run: Sequence[Fused]) -> list[int]:
     """RRF-6: the exact scores of `run` as integers over one common denominator.
 
-    Each term is num / den with den = 2^e · (k + r + 1) (exact_parts); with L the lcm of every
-    den in the run, an item's exact score is (Σ num · L / den) / L, so integers order it.
+    A term is w / d with d = k + r + 1 and w = m / 2^e exactly (as_integer_ratio), so
+    D = 2^E · lcm(every d), E the largest e, is a common denominator: the term is
+    m · (lcm / d) · 2^(E − e) / D. Any common multiple orders as well as the least one.
     """
-    parts = [[exact_parts(*term) for term in _terms(item)] for item in run]
-    common = math.lcm(*(den for item in parts for _, den in item))
-    return [sum(num * (common // den) for num, den in item) for item in parts]
+    terms = [_terms(item) for item in run]
+    ratios = {w: w.as_integer_ratio() for w in {t[0] for ts in terms for t in ts}}
+    top = max(den.bit_length() for _, den in ratios.values()) - 1
+    ds = {k + r + 1 for ts in terms for _, k, r in ts}
+    common = math.lcm(*ds)
+    factor = {d: common // d for d in ds}
+    shift = {w: top - (den.bit_length() - 1) for w, (_, den) in ratios.items()}
+    return [
+        sum((ratios[w][0] * factor[k + r + 1]) << shift[w] for w, k, r in ts) for ts in terms
+    ]
 
 
 def _terms(item: Fused) -> tuple[Term, ...]:
@@ -299,44 +307,47 @@ def order_run(run: list[Fused]) -> list[Fused]:
         nums = exact_numerators(run)
     except _NoTerms:
         return sorted(run, key=sort_key)
-    keyed = sorted(range(len(run)), key=lambda i: (-nums[i], tie_key(run[i])))
-    return [run[i] for i in keyed]
-
-
-def _float_key(item: Fused) -> tuple[float, str, str]:
-    # (float descending, path, id); Python compares str by code point (TEXT-9, codepoint_key).
-    cand = item.candidate
-    return (-item.score, cand.path, cand.id)
+    # (exact descending, path, id), as sort_key; Python compares str by code point (TEXT-9).
+    keyed = sorted(
+        (-num, item.candidate.path, item.candidate.id, i)
+        for i, (num, item) in enumerate(zip(nums, run, strict=True))
+    )
+    return [run[key[-1]] for key in keyed]
 
 
 def order_exactly(fused: list[Fused]) -> list[Fused]:
     """RRF-6, RRF-8: the order of sort_key, computed fast.
 
-    Items are sorted by (float score descending, path, id). A run of neighbours whose floats
-    are within _NEAR is in exact order already when its items have equal multisets of terms
-    (then their exact scores are equal, and so are their floats); any other run is ordered by
-    order_run. The result equals sorting every item by sort_key.
+    Items are sorted by (float score descending, path, id) (Python compares str by code
+    point, TEXT-9). A run of neighbours whose floats are within _NEAR is in exact order
+    already when its items have equal multisets of terms (then their exact scores are equal,
+    and so are their floats); any other run is ordered by order_run. The result equals
+    sorting every item by sort_key.
     """
-    fused.sort(key=_float_key)
-    n = len(fused)
-    scores = [f.score for f in fused]
+    entries = [(-f.score, f.candidate.path, f.candidate.id, f) for f in fused]
+    entries.sort()  # ids are unique, so the comparison never reaches the Fused element
+    n = len(entries)
+    out = [e[3] for e in entries]
     i = 1
     while i < n:
-        prev, cur = scores[i - 1], scores[i]
+        prev, cur = -entries[i - 1][0], -entries[i][0]
         if prev - cur > _NEAR * prev and cur >= _TINY:
             i += 1
             continue
         start = i - 1
         j = i + 1
-        while j < n and (scores[j - 1] - scores[j] <= _NEAR * scores[j - 1] or scores[j] < _TINY):
+        while j < n:
+            prev, cur = -entries[j - 1][0], -entries[j][0]
+            if prev - cur > _NEAR * prev and cur >= _TINY:
+                break
             j += 1
-        first = fused[start].__dict__.get("_exact")
-        for item in fused[i:j]:
+        first = out[start].__dict__.get("_exact")
+        for item in out[i:j]:
             if not _same_terms(first, item.__dict__.get("_exact")):
-                fused[start:j] = order_run(fused[start:j])
+                out[start:j] = order_run(out[start:j])
                 break
         i = j + 1
-    return fused
+    return out
 
 
 def _same_terms(a: object, b: object) -> bool:
