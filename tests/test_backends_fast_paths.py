@@ -144,6 +144,7 @@ def test_stored_words_give_the_same_trigram_hits(tmp_path: Path) -> None:
     with SqliteIndex(db) as index:
         stored = index.trigram_index()
         assert stored is not None
+        assert index._load_gram_index(len(index._vocabulary())) is not None  # refreshed too
         fresh = TrigramIndex(index.chunks())
         for tokens in (["kubernets"], ["clustr", "teapo"], ["postgress"], ["naive"],
                        ["σίσυφος"], ["a"], ["zzz"], ["kettl", "node"]):

@@ -23,7 +23,7 @@ from typing import Protocol
 import numpy as np
 import numpy.typing as npt
 
-from reference.trigram import TrigramIndex, chunk_words
+from reference.trigram import GramIndex, TrigramIndex, chunk_words
 from reference.types import Candidate, IndexError_, InvalidInput
 
 
@@ -57,6 +57,8 @@ SCHEMA = (
     # trigram rung's index is loaded, not rebuilt from every chunk's text (reference layout).
     "CREATE TABLE IF NOT EXISTS trigram_words (wid INTEGER PRIMARY KEY, word TEXT NOT NULL)",
     "CREATE TABLE IF NOT EXISTS chunk_words (rowid INTEGER PRIMARY KEY, wids BLOB NOT NULL)",
+    # TRI-2: gram -> word ids over the whole vocabulary (refreshed at the end of each run).
+    "CREATE TABLE IF NOT EXISTS trigram_blobs (name TEXT PRIMARY KEY, data BLOB NOT NULL)",
 )
 #: meta key naming the embedder and dimension of chunk_vectors, e.g. `hrc-hash-v1/256`.
 VECTORS_KEY = "vectors"
@@ -263,9 +265,48 @@ class SqliteIndex:
                 self._db.execute(
                     "DELETE FROM chunk_words WHERE rowid NOT IN (SELECT rowid FROM chunks)"
                 )
+                self._store_gram_index()
         except sqlite3.Error as exc:
             raise IndexError_(f"cannot store words: {exc}") from exc
         return len(missing)
+
+    def _vocabulary(self) -> list[str]:
+        return [str(w) for (w,) in self._db.execute("SELECT word FROM trigram_words ORDER BY wid")]
+
+    def _store_gram_index(self) -> None:
+        """TRI-2: store the gram index of the vocabulary, unless it is current."""
+        (size,) = self._db.execute("SELECT count(*) FROM trigram_words").fetchone()
+        if self._stored_gram_size() == int(size):
+            return
+        grams = GramIndex.build(self._vocabulary())
+        blobs = {
+            "grams": "\n".join(grams.grams).encode("utf-8"),
+            "gram_offsets": grams.offsets.astype("<i8").tobytes(),
+            "gram_wids": grams.wids.astype("<i4").tobytes(),
+            "gram_vocabulary": str(int(size)).encode("ascii"),
+        }
+        self._db.executemany(
+            "INSERT OR REPLACE INTO trigram_blobs(name, data) VALUES (?, ?)", list(blobs.items())
+        )
+
+    def _stored_gram_size(self) -> int | None:
+        row = self._db.execute(
+            "SELECT data FROM trigram_blobs WHERE name = 'gram_vocabulary'"
+        ).fetchone()
+        return None if row is None else int(bytes(row[0]).decode("ascii"))
+
+    def _load_gram_index(self, size: int) -> GramIndex | None:
+        """The stored gram index when it covers exactly `size` words, else None."""
+        if self._stored_gram_size() != size:
+            return None
+        data = dict(self._db.execute("SELECT name, data FROM trigram_blobs"))
+        text = bytes(data["grams"]).decode("utf-8")
+        offsets = np.frombuffer(bytes(data["gram_offsets"]), dtype="<i8").astype(np.int64)
+        wids = np.frombuffer(bytes(data["gram_wids"]), dtype="<i4").astype(np.int32)
+        grams = text.split("\n") if text else []
+        if len(offsets) != len(grams) + 1 or int(offsets[-1]) != len(wids):
+            raise IndexError_("the stored trigram gram index is inconsistent")
+        return GramIndex(grams, offsets, wids)
 
     def trigram_index(self) -> TrigramIndex | None:
         """TRI-1..7: the trigram rung's index over chunks(), from the stored words; None when
@@ -276,11 +317,9 @@ class SqliteIndex:
             if self._trigram is not None:
                 return self._trigram
             try:
-                vocabulary = [
-                    str(w)
-                    for (w,) in self._db.execute("SELECT word FROM trigram_words ORDER BY wid")
-                ]
+                vocabulary = self._vocabulary()
                 stored = dict(self._db.execute("SELECT rowid, wids FROM chunk_words"))
+                gram_index = self._load_gram_index(len(vocabulary))
             except sqlite3.Error as exc:
                 raise IndexError_(str(exc)) from exc
             blobs: list[bytes] = []
@@ -294,7 +333,9 @@ class SqliteIndex:
             flat = np.frombuffer(b"".join(blobs), dtype="<i4").astype(np.int32)
             if flat.size and (int(flat.min()) < 0 or int(flat.max()) >= len(vocabulary)):
                 raise IndexError_("stored chunk words name an unknown word id")
-            self._trigram = TrigramIndex.from_word_ids(chunks, vocabulary, flat, offsets)
+            self._trigram = TrigramIndex.from_word_ids(
+                chunks, vocabulary, flat, offsets, gram_index
+            )
             return self._trigram
 
     def store_missing_vectors(self) -> int:
