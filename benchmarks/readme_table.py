@@ -75,7 +75,10 @@ def verdict(ok: bool | None) -> str:
 
 def render(out: Path) -> str:
     rrf = load(out, "rrf").get("rrf", [])
-    search = load(out, "search").get("search", {})
+    search: dict[str, Any] = {}
+    for path in sorted(out.glob("search*.json")):  # e.g. a separate 100k run
+        search.update(json.loads(path.read_text(encoding="utf-8")).get("search", {}))
+    search = dict(sorted(search.items(), key=lambda kv: int(kv[0])))
     cold = load(out, "cold").get("cold", {})
     suite = load(out, "suite").get("suite", {})
     info = (out / "machine.txt").read_text(encoding="utf-8") if (out / "machine.txt").is_file() \

@@ -157,16 +157,16 @@ class SqliteIndex:
                 yield
             except BaseException:
                 self._forget()
+                self._wids = None  # word ids written inside the savepoint are gone too
                 self._db.execute(f"ROLLBACK TO {name}")
                 self._db.execute(f"RELEASE {name}")
                 raise
             self._db.execute(f"RELEASE {name}")
 
     def _forget(self) -> None:
-        """Drop what is cached from the tables (after a write or a rollback)."""
+        """Drop what is cached from the chunks (after a write or a rollback)."""
         self._chunks_cache = None
         self._trigram = None
-        self._wids = None
 
     # -- writes -------------------------------------------------------------------------
 
