@@ -28,6 +28,7 @@ CAPABILITIES = (
     "intent-table:hrc-1.0",
     "stopwords:hrc-1.0",
     "canonical-fts5",
+    "graph-leg",
 )
 
 Handler = Callable[[dict[str, Any]], dict[str, Any]]

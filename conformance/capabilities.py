@@ -18,6 +18,8 @@ SQLITE_FTS5 = "sqlite-fts5"
 EMBEDDER = "embedder:hrc-hash-v1"
 RERANKER = "reranker:hrc-lexical-v1"
 PROFILE_PREFIX = "profile:"
+#: spec/graph.md GRAPH-1: the optional third leg.
+GRAPH_LEG = "graph-leg"
 #: The default named data (spec/README.md); any other name is an optional table.
 DEFAULT_DATA_NAME = "anchor"
 #: request/input field -> (capability prefix, data file prefix in spec/data).
@@ -66,9 +68,36 @@ def uses_rrf_weights(op: str, data: Mapping[str, Any]) -> bool:
         if isinstance(weights, dict):
             return any(
                 key in weights and not is_default_weight(weights[key])
-                for key in ("bm25", "vector")
+                for key in ("bm25", "vector", "graph")
             )
     return False
+
+
+def uses_graph_leg(op: str, data: Mapping[str, Any]) -> bool:
+    """GRAPH-1: a search input with a scripted `backends.graph` or a `weights.graph`."""
+    if op not in _SEARCH_OPS:
+        return False
+    backends = data.get("backends")
+    if isinstance(backends, dict) and backends.get("graph") is not None:
+        return True
+    request = data.get("request")
+    weights = request.get("weights") if isinstance(request, dict) else None
+    return isinstance(weights, dict) and weights.get("graph") is not None
+
+
+def enabled_profiles(op: str, data: Mapping[str, Any], spec_dir: Path) -> set[str]:
+    """PIPE-10: `profile:NAME` for every profile of the suite (a chapter spec/profiles/NAME.md)
+    that a search request enables; a name that is no profile needs nothing (every port
+    rejects it)."""
+    request = data.get("request") if op in _SEARCH_OPS else None
+    profiles = request.get("profiles") if isinstance(request, dict) else None
+    if not isinstance(profiles, dict):
+        return set()
+    return {
+        PROFILE_PREFIX + name
+        for name, value in profiles.items()
+        if value is not None and (spec_dir / "profiles" / f"{name}.md").is_file()
+    }
 
 
 @cache
@@ -106,13 +135,16 @@ def detected(op: str, data: Mapping[str, Any], data_dir: Path) -> set[str]:
         out.add(EMBEDDER)
     if uses_rrf_weights(op, data):
         out.add(RRF_WEIGHTS)
+    if uses_graph_leg(op, data):
+        out.add(GRAPH_LEG)
+    out |= enabled_profiles(op, data, data_dir.parent)
     out |= _named_data(op, data, data_dir)
     return out
 
 
 def is_input_feature(capability: str) -> bool:
     """Capabilities read from the input alone: a case MUST NOT list one its input does not use."""
-    return capability == RRF_WEIGHTS or capability.startswith(
+    return capability in (RRF_WEIGHTS, GRAPH_LEG) or capability.startswith(
         tuple(prefix for prefix, _ in _NAMED_DATA.values())
     )
 

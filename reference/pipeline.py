@@ -16,10 +16,11 @@ from reference.backends.protocols import Embedder, Index, RerankEntry, Reranker,
 from reference.intent import detect, reweight
 from reference.ladder import Bm25LegResult, plan_ladder, run_bm25_leg
 from reference.modes import resolve_mode
+from reference.profile_hooks import GraphBackend, PipelineHooks, ProfileCall
 from reference.query import compile_query, parse
-from reference.request import Request, parse_request
+from reference.request import WEIGHT_NAMES, Request, parse_request
 from reference.rerank import rerank_head, skip_before_unanimity, skipped
-from reference.rrf import RankedList, fuse
+from reference.rrf import Fused, RankedList, check_weight, fuse
 from reference.trigram import TrigramIndex
 from reference.types import Candidate, IndexError_, InvalidInput
 from reference.unanimity import check as unanimity_check
@@ -35,6 +36,10 @@ class Backends:
     embedder: Embedder | None = None
     vectors: VectorStore | None = None
     reranker: Reranker | None = None
+    #: GRAPH-2: the graph leg's backend; None when no graph is configured.
+    graph: GraphBackend | None = None
+    #: PIPE-10: `backends.profiles`, each profile's raw backend data, parsed when enabled.
+    profile_data: Mapping[str, Any] = field(default_factory=dict)
     _trigram_cache: dict[int, TrigramIndex] = field(default_factory=dict, repr=False)
 
     def trigram_search(self) -> TrigramSearch | None:
@@ -81,6 +86,15 @@ def leg_skip(runs_in_mode: bool, weight: float) -> str | None:
     return None
 
 
+#: PIPE-5, GRAPH-4: the order in which the legs' lists are fused.
+FUSION_ORDER = ("bm25", "vector", "graph")
+
+
+def graph_in_mode(effective_mode: str) -> bool:
+    """GRAPH-3: the graph is one of the hybrid legs."""
+    return effective_mode == "hybrid"
+
+
 _BM25_NOT_RUN: dict[str, Any] = {
     "ran": False,
     "attempts": [],
@@ -98,23 +112,113 @@ def _error(exc: BaseException) -> dict[str, str]:
 
 @dataclass
 class _VectorLeg:
+    """The vector leg's (or the graph leg's, GRAPH-4) outcome."""
+
     ran: bool = False
     skip: str | None = SKIP_MODE
     hits: list[Candidate] = field(default_factory=list)
     error: dict[str, str] | None = None
 
+    def trace_json(self) -> dict[str, Any]:
+        return {"ran": self.ran, "skip": self.skip, "hits": len(self.hits), "error": self.error}
 
-def _run_vector_leg(req: Request, backends: Backends, normalised: str) -> _VectorLeg:
-    """PIPE-4, PIPE-7: embed the normalised query, ask for candidateK hits, record errors."""
-    assert backends.embedder is not None and backends.vectors is not None
+
+Search = Callable[[int], list[Candidate]]
+
+
+class _Profiles:
+    """PIPE-10, PIPE-11: the profiles a request enables, applied in name order at each hook."""
+
+    def __init__(self, req: Request, data: Mapping[str, Any]) -> None:
+        from reference.profiles import discover
+
+        known = discover()
+        self.calls: list[tuple[PipelineHooks, ProfileCall]] = []
+        for name in sorted(req.profiles):
+            hooks = known[name].pipeline
+            assert hooks is not None  # parse_request checked it (PIPE-10)
+            raw = data.get(name)
+            backend = hooks.parse_backends(raw) if hooks.parse_backends is not None else None
+            self.calls.append((hooks, ProfileCall(name, req.profiles[name], backend)))
+
+    def rewrite_query(self, query: str) -> str:
+        for hooks, call in self.calls:
+            if hooks.rewrite_query is not None:
+                query = hooks.rewrite_query(call, query)
+        return query
+
+    def adjust_weights(self, query: str, weights: dict[str, float]) -> dict[str, float]:
+        for hooks, call in self.calls:
+            if hooks.adjust_weights is not None:
+                weights = dict(hooks.adjust_weights(call, query, dict(weights)))
+                if set(weights) != set(WEIGHT_NAMES):
+                    raise RuntimeError(f"profile {call.name}: adjust_weights changed the legs")
+                for name, value in weights.items():
+                    weights[name] = check_weight(value)
+        return weights
+
+    def leg_search(self, leg: str, candidate_k: int, ask: Search) -> Search:
+        """PIPE-11: ask for the profiles' limit, filter, then keep `limit` (PIPE-4)."""
+        asked = candidate_k
+        for hooks, call in self.calls:
+            if hooks.leg_limit is not None:
+                asked = hooks.leg_limit(call, leg, asked)
+        filters = [(h.filter_leg, c) for h, c in self.calls if h.filter_leg is not None]
+        if asked == candidate_k and not filters:
+            return ask
+
+        def run(limit: int) -> list[Candidate]:
+            hits = ask(max(asked, limit))
+            for hook, call in filters:
+                hits = hook(call, leg, hits)
+            return hits[:limit]
+
+        return run
+
+    def graph_backend(self) -> GraphBackend | None:
+        for hooks, call in self.calls:
+            if hooks.graph_backend is not None:
+                backend = hooks.graph_backend(call)
+                if backend is not None:
+                    return backend
+        return None
+
+    def after_fusion(self, query: str, items: list[Fused]) -> list[Fused]:
+        for hooks, call in self.calls:
+            if hooks.after_fusion is not None:
+                items = hooks.after_fusion(call, query, list(items))
+        return items
+
+    def trace_json(self) -> dict[str, Any]:
+        return {call.name: call.trace for _, call in self.calls}
+
+
+def every_leg_failed(errors: Sequence[dict[str, str] | None]) -> bool:
+    """PIPE-7, GRAPH-3: the errors of the legs that ran; True when there is one and all failed."""
+    return bool(errors) and all(error is not None for error in errors)
+
+
+def _run_listing_leg(search_fn: Search, candidate_k: int) -> _VectorLeg:
+    """PIPE-4, PIPE-7: one backend call for candidateK hits; an error is recorded, not raised."""
     leg = _VectorLeg(ran=True, skip=None)
     try:
-        vector = backends.embedder.embed(normalised)
-        leg.hits = list(backends.vectors.search_vector(vector, req.candidate_k))[: req.candidate_k]
+        leg.hits = list(search_fn(candidate_k))[:candidate_k]
     except IndexError_ as exc:
         leg.error = _error(exc)
         leg.hits = []
     return leg
+
+
+def _run_vector_leg(
+    req: Request, backends: Backends, normalised: str, profiles: _Profiles
+) -> _VectorLeg:
+    """PIPE-4, PIPE-7: embed the normalised query, ask for candidateK hits, record errors."""
+    embedder, vectors = backends.embedder, backends.vectors
+    assert embedder is not None and vectors is not None
+    ask = profiles.leg_search(
+        "vector", req.candidate_k, lambda n: vectors.search_vector(embedder.embed(normalised), n)
+    )
+    return _run_listing_leg(ask, req.candidate_k)
 
 
 def unanimity_voters(
@@ -126,15 +230,30 @@ def unanimity_voters(
     return [c.id for c in bm25.hits], [c.id for c in vleg.hits]
 
 
-def _run_bm25(req: Request, backends: Backends) -> Bm25LegResult:
+def _run_bm25(
+    req: Request, backends: Backends, query: str, profiles: _Profiles
+) -> Bm25LegResult:
     if backends.index is None:
         raise InvalidInput("the BM25 leg needs an index")
     index = backends.index
-    plan = plan_ladder(req.query, req.aliases, req.stopword_list)
+    plan = plan_ladder(query, req.aliases, req.stopword_list)
+
+    def search_bm25(expression: str, limit: int) -> list[Candidate]:
+        ask = profiles.leg_search("bm25", limit, lambda n: index.search_bm25(expression, n))
+        return ask(limit)
+
+    trigram = backends.trigram_search()
+    trigram_search: TrigramSearch | None = None
+    if trigram is not None:
+        tri = trigram
+
+        def trigram_search(tokens: Sequence[str], limit: int) -> list[Candidate]:
+            return profiles.leg_search("bm25", limit, lambda n: tri(tokens, n))(limit)
+
     return run_bm25_leg(
         plan,
-        index.search_bm25,
-        backends.trigram_search(),
+        search_bm25,
+        trigram_search,
         req.candidate_k,
         not req.skip_retry_ladder,
     )
@@ -147,56 +266,79 @@ def search(
     started = time.perf_counter()
     timings: dict[str, float] = {}
     req = parse_request(request)
+    profiles = _Profiles(req, backends.profile_data)  # PIPE-9: backend data checked up front
 
-    # 1. Query (DSL).
-    parsed = parse(req.query, req.aliases, req.stopword_list)
+    # 1. Query (DSL), after the profiles' rewrites (PIPE-11).
+    query = profiles.rewrite_query(req.query)
+    parsed = parse(query, req.aliases, req.stopword_list)
     expression = compile_query(parsed)
 
     # 2. Mode.
     has_embedder = backends.embedder is not None and backends.vectors is not None
     mode = resolve_mode(req.mode, has_embedder)
     fell_back = mode.fell_back_to_bm25
+    weights = profiles.adjust_weights(
+        query,
+        {"bm25": req.bm25_weight, "vector": req.vector_weight, "graph": req.graph_weight},
+    )
+    graph = backends.graph if backends.graph is not None else profiles.graph_backend()
 
     # 3. BM25 leg and ladder; a leg of weight 0 makes no backend call at all (PIPE-8).
-    bm25_skip = leg_skip(mode.runs_bm25, req.bm25_weight)
-    vector_skip = leg_skip(mode.runs_vector, req.vector_weight)
+    bm25_skip = leg_skip(mode.runs_bm25, weights["bm25"])
+    vector_skip = leg_skip(mode.runs_vector, weights["vector"])
+    graph_skip = leg_skip(graph_in_mode(mode.effective), weights["graph"])  # GRAPH-3
     t = time.perf_counter()
-    bm25: Bm25LegResult | None = _run_bm25(req, backends) if bm25_skip is None else None
+    bm25 = _run_bm25(req, backends, query, profiles) if bm25_skip is None else None
     timings["bm25Ms"] = (time.perf_counter() - t) * 1000
 
-    # 4. Vector leg.
+    # 4. Vector leg, then the graph leg (GRAPH-3).
     t = time.perf_counter()
     vleg = (
-        _run_vector_leg(req, backends, parsed.normalised)
+        _run_vector_leg(req, backends, parsed.normalised, profiles)
         if vector_skip is None
         else _VectorLeg(skip=vector_skip)
     )
     timings["vectorMs"] = (time.perf_counter() - t) * 1000
     if vleg.error is not None and mode.effective == "hybrid":
         fell_back = True  # MODE-6
-
-    legs_ran = [x for x in ((bm25 is not None), vleg.ran) if x]
-    errored = (1 if bm25 is not None and bm25.error is not None else 0) + (
-        1 if vleg.error is not None else 0
-    )
-    if legs_ran and errored == len(legs_ran):
-        message = "; ".join(
-            e["message"] for e in (bm25.error if bm25 else None, vleg.error) if e is not None
+    gleg = _VectorLeg(skip=graph_skip)
+    if graph is not None and graph_skip is None:
+        store = graph
+        gleg = _run_listing_leg(
+            profiles.leg_search(
+                "graph", req.candidate_k, lambda n: store.search_graph(parsed.normalised, n)
+            ),
+            req.candidate_k,
         )
+
+    ran_errors = [
+        (bm25 is not None, bm25.error if bm25 is not None else None),
+        (vleg.ran, vleg.error),
+        (gleg.ran, gleg.error),
+    ]
+    ran = [error for did, error in ran_errors if did]
+    if every_leg_failed(ran):
+        message = "; ".join(e["message"] for e in ran if e is not None)
         raise IndexError_(f"every leg failed: {message}")
 
     # 5. Fusion.
     t = time.perf_counter()
-    lists: list[RankedList] = []
-    if bm25 is not None:
-        lists.append(RankedList("bm25", req.bm25_weight, tuple(bm25.hits)))
-    if vleg.ran:
-        lists.append(RankedList("vector", req.vector_weight, tuple(vleg.hits)))
+    ran_lists = {
+        "bm25": tuple(bm25.hits) if bm25 is not None else None,
+        "vector": tuple(vleg.hits) if vleg.ran else None,
+        "graph": tuple(gleg.hits) if gleg.ran else None,
+    }
+    lists = [
+        RankedList(name, weights[name], items)
+        for name in FUSION_ORDER
+        if (items := ran_lists[name]) is not None
+    ]
     fused = fuse(lists, req.rrf_k)
 
-    # 6. Intent reweighting.
-    intent = detect(req.query, req.intent_table)
+    # 6. Intent reweighting, then the profiles' post-fusion stages (PIPE-11).
+    intent = detect(query, req.intent_table)
     reweighted, adjustments = reweight(intent, fused)
+    reweighted = profiles.after_fusion(query, reweighted)
     timings["fusionMs"] = (time.perf_counter() - t) * 1000
 
     # 7. Unanimity.
@@ -221,7 +363,7 @@ def search(
         entries: list[RerankEntry] | None = None
         failure: str | None = None
         try:
-            entries = list(backends.reranker.rerank(req.query, [f.candidate for f in head]))
+            entries = list(backends.reranker.rerank(query, [f.candidate for f in head]))
         except Exception as exc:  # a failing reranker must never lose results (RERANK-8)
             failure = str(exc) or type(exc).__name__
         outcome = rerank_head(
@@ -240,9 +382,12 @@ def search(
         results.append(row)
 
     timings["totalMs"] = (time.perf_counter() - started) * 1000
+    request_json = req.to_json()
+    if graph is not None:
+        request_json["weights"]["graph"] = req.graph_weight  # GRAPH-5
     trace: dict[str, Any] = {
         "specVersion": SPEC_VERSION,
-        "request": req.to_json(),
+        "request": request_json,
         "requestedMode": req.mode,
         "effectiveMode": mode.effective,
         "fellBackToBM25": fell_back,
@@ -257,30 +402,34 @@ def search(
             if bm25
             else {**_BM25_NOT_RUN, "skip": bm25_skip, "attempts": []}
         ),
-        "vector": {
-            "ran": vleg.ran,
-            "skip": vleg.skip,
-            "hits": len(vleg.hits),
-            "error": vleg.error,
-        },
-        "fusion": {
-            "k": req.rrf_k,
-            "lists": [{"name": x.name, "weight": x.weight, "size": len(x.items)} for x in lists],
-            "fusedHits": len(fused),
-        },
-        "intent": {
-            "preference": intent.preference,
-            "concreteFact": intent.concrete_fact,
-            "label": intent.label,
-            "adjusted": [
-                {"id": a.id, "multiplier": a.multiplier, "rules": list(a.rules)}
-                for a in adjustments
-            ],
-        },
-        "unanimity": {"evaluated": evaluated, "agreements": agreements, "fired": fired},
-        "rerank": outcome.report(),
-        "resultIds": [r["id"] for r in results],
-        "timings": timings,
+        "vector": vleg.trace_json(),
     }
+    if graph is not None:
+        trace["graph"] = gleg.trace_json()  # GRAPH-5
+    trace.update(
+        {
+            "fusion": {
+                "k": req.rrf_k,
+                "lists": [
+                    {"name": x.name, "weight": x.weight, "size": len(x.items)} for x in lists
+                ],
+                "fusedHits": len(fused),
+            },
+            "intent": {
+                "preference": intent.preference,
+                "concreteFact": intent.concrete_fact,
+                "label": intent.label,
+                "adjusted": [
+                    {"id": a.id, "multiplier": a.multiplier, "rules": list(a.rules)}
+                    for a in adjustments
+                ],
+            },
+            "unanimity": {"evaluated": evaluated, "agreements": agreements, "fired": fired},
+            "rerank": outcome.report(),
+            "resultIds": [r["id"] for r in results],
+            "timings": timings,
+        }
+    )
+    if profiles.calls:
+        trace["profiles"] = profiles.trace_json()  # PIPE-11
     return results, trace
-

@@ -24,7 +24,9 @@ DEFAULTS: dict[str, Any] = {
     "stopwordList": "anchor",
 }
 
-_KNOWN = {"query", "aliases", "weights", *DEFAULTS}
+_KNOWN = {"query", "aliases", "weights", "profiles", *DEFAULTS}
+#: PIPE-1, GRAPH-3: the legs a weight may name, in fusion order (PIPE-5).
+WEIGHT_NAMES = ("bm25", "vector", "graph")
 
 
 @dataclass(frozen=True)
@@ -45,6 +47,10 @@ class Request:
     intent_table: str = "anchor"
     #: DSL-22: the stopword list every stopword-filtering stage uses.
     stopword_list: str = "anchor"
+    #: GRAPH-3: the graph leg's weight (used only when a graph backend is configured).
+    graph_weight: float = 1.0
+    #: PIPE-10: enabled profiles, name -> the options its `parse_request` returned.
+    profiles: Mapping[str, Any] = field(default_factory=dict)
 
     def to_json(self) -> dict[str, Any]:
         """The `request` object of the trace (TRACE fields), aliases and intentTable excluded."""
@@ -111,8 +117,10 @@ def parse_request(obj: Mapping[str, Any]) -> Request:
     if mode not in MODES:
         raise InvalidInput(f"request.mode must be one of {', '.join(MODES)}, got {mode!r}")
     weights = optional(obj, "weights", {})
-    if not isinstance(weights, Mapping) or set(weights) - {"bm25", "vector"}:
-        raise InvalidInput("request.weights must be an object with optional bm25 and vector")
+    if not isinstance(weights, Mapping) or set(weights) - set(WEIGHT_NAMES):
+        raise InvalidInput(
+            "request.weights must be an object with optional bm25, vector and graph"
+        )
     return Request(
         query=query,
         mode=mode,
@@ -127,4 +135,27 @@ def parse_request(obj: Mapping[str, Any]) -> Request:
         aliases=validate_aliases(obj.get("aliases")),
         intent_table=_named_data(obj, "intentTable", check_table_name),
         stopword_list=_named_data(obj, "stopwordList", check_list),
+        graph_weight=_weight(weights, "graph"),
+        profiles=_profiles(optional(obj, "profiles", {})),
     )
+
+
+def _profiles(raw: Any) -> dict[str, Any]:
+    """PIPE-10: each named profile's options, parsed by the profile; a null entry is absent."""
+    from reference.profiles import discover
+
+    if not isinstance(raw, Mapping):
+        raise InvalidInput("request.profiles must be an object")
+    known = discover()
+    out: dict[str, Any] = {}
+    for name in sorted(raw):
+        options = raw[name]
+        if options is None:
+            continue  # OP-5
+        profile = known.get(name)
+        if profile is None or profile.pipeline is None:
+            raise InvalidInput(f"request.profiles.{name}: unknown profile")
+        if not isinstance(options, Mapping):
+            raise InvalidInput(f"request.profiles.{name} must be an object")
+        out[name] = profile.pipeline.parse_request(options)
+    return out

@@ -67,10 +67,12 @@ def test_default_weight_is_the_number_one_or_null() -> None:
 
 
 def test_search_weights_need_the_capability_but_an_unknown_weight_key_does_not() -> None:
-    """PROTO-27 `weights.bm25/vector` other than 1 are RRF weights; other keys are validation."""
+    """PROTO-27 `weights.bm25/vector/graph` other than 1 are RRF weights (GRAPH-4); other keys
+    are validation."""
     assert uses_rrf_weights("search", {"request": {"weights": {"vector": 0}}})
     assert uses_rrf_weights("search_corpus", {"request": {"weights": {"bm25": 2}}})
-    assert not uses_rrf_weights("search", {"request": {"weights": {"bm25": 1, "graph": 2}}})
+    assert uses_rrf_weights("search", {"request": {"weights": {"bm25": 1, "graph": 2}}})
+    assert not uses_rrf_weights("search", {"request": {"weights": {"bm25": 1, "dense": 2}}})
     assert not uses_rrf_weights("search", {"request": {"weights": {}}})
     assert not uses_rrf_weights("intent_reweight", {"weight": 2})
 

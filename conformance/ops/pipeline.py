@@ -32,6 +32,8 @@ def op_search(inp: JSON) -> JSON:
         embedder=scripted.embedder,
         vectors=scripted.vectors,
         reranker=scripted.reranker,
+        graph=scripted.graph,
+        profile_data=scripted.profile_data,
     )
     results, trace = search(request, backends)
     return {"results": results, "trace": trace}

@@ -1755,8 +1755,8 @@ def _pipe_vector_unbounded() -> None:
     def unbounded(self: Any, vector: Sequence[float], limit: int) -> list[Any]:
         return list(search_vector(self, vector, sys.maxsize if limit >= 1 else limit))
 
-    def run_vector_leg(req: Any, backends: Any, normalised: str) -> Any:
-        return original(replace(req, candidate_k=sys.maxsize), backends, normalised)
+    def run_vector_leg(req: Any, backends: Any, normalised: str, profiles: Any) -> Any:
+        return original(replace(req, candidate_k=sys.maxsize), backends, normalised, profiles)
 
     set_attr(scripted.ScriptedVectors, "search_vector", unbounded)
     set_attr(pipe, "_run_vector_leg", run_vector_leg)
@@ -2272,3 +2272,57 @@ def _metrics_missing_query_ignored() -> None:
         return replace(out, queries=rows, mean=mean)
 
     swap(m, "evaluate", evaluate)
+
+
+@mutant(
+    "graph-runs-in-every-mode",
+    "GRAPH-3",
+    "the graph leg runs whenever a graph is configured, in bm25 mode too",
+)
+def _graph_every_mode() -> None:
+    swap(_mod("reference.pipeline"), "graph_in_mode", lambda effective_mode: True)
+
+
+@mutant("graph-fused-first", "GRAPH-4", "the graph list is fused first, before bm25 and vector")
+def _graph_fused_first() -> None:
+    swap(_mod("reference.pipeline"), "FUSION_ORDER", ("graph", "bm25", "vector"))
+
+
+@mutant(
+    "graph-error-fails-call",
+    "GRAPH-3",
+    "a graph error fails the call, or two failed core legs fail it whatever the graph returned",
+)
+def _graph_error_fails() -> None:
+    pipe = _mod("reference.pipeline")
+
+    def every_leg_failed(errors: Any) -> bool:
+        return any(error is not None for error in errors)
+
+    swap(pipe, "every_leg_failed", every_leg_failed)
+
+
+@mutant(
+    "graph-votes-in-unanimity",
+    "GRAPH-4",
+    "the graph leg's hits replace the vector leg's in the unanimity vote",
+)
+def _graph_votes() -> None:
+    pipe = _mod("reference.pipeline")
+    original = pipe._run_listing_leg
+    last: list[Any] = []
+
+    def run_listing_leg(search_fn: Any, candidate_k: int) -> Any:
+        leg = original(search_fn, candidate_k)
+        last.append(leg)
+        return leg
+
+    def voters(bm25: Any, vleg: Any) -> Any:
+        if bm25 is None or not vleg.ran:
+            return None
+        graph = last[-1] if len(last) > 1 else vleg
+        last.clear()
+        return [c.id for c in bm25.hits], [c.id for c in graph.hits]
+
+    swap(pipe, "_run_listing_leg", run_listing_leg)
+    swap(pipe, "unanimity_voters", voters)

@@ -8,6 +8,7 @@ import { intentTable } from './src/intent.mjs';
 import { isStopword } from './src/stopwords.mjs';
 import { isPunctOrSymbol } from './src/text.mjs';
 import { loadSpecData, loadedDataFiles, specDataNames } from './src/data.mjs';
+import { PROFILES } from './src/profiles.mjs';
 
 const PROTOCOL = 1;
 const VERSION = '0.1.0';
@@ -31,9 +32,19 @@ const dataFiles = loadedDataFiles();
 
 const corpus = await loadCorpusSupport();
 // SQLite-backed operations are declared only when the FTS5 probe succeeded (loadCorpusSupport).
-const operations = [...Object.keys(OPS), ...(corpus ? SQLITE_OPERATIONS : [])];
-// rrf-weights: RRF list weights other than 1 (RRF-3) are implemented (spec/operations.md).
-const capabilities = [...(corpus ? SQLITE_CAPABILITIES : []), ...BASE_CAPABILITIES, 'rrf-weights'];
+// PROFILE-1, PROFILE-4: every registered profile's operations, capability and version.
+const profileOps = [...PROFILES.values()].flatMap((p) => Object.keys(p.operations ?? {}));
+const operations = [...Object.keys(OPS), ...(corpus ? SQLITE_OPERATIONS : []), ...profileOps];
+// rrf-weights: RRF list weights other than 1 (RRF-3) are implemented (spec/operations.md);
+// graph-leg: the optional third leg (spec/graph.md).
+const capabilities = [
+  ...(corpus ? SQLITE_CAPABILITIES : []),
+  ...BASE_CAPABILITIES,
+  'rrf-weights',
+  'graph-leg',
+  ...[...PROFILES.keys()].map((name) => `profile:${name}`),
+];
+const profileVersions = Object.fromEntries([...PROFILES.values()].map((p) => [p.name, p.version]));
 
 const rl = createInterface({ input: process.stdin, crlfDelay: Infinity, terminal: false });
 let closed = false;
@@ -63,6 +74,7 @@ async function handle(line) {
         operations,
         capabilities,
         dataFiles,
+        ...(PROFILES.size > 0 ? { profiles: profileVersions } : {}),
       });
       return;
     case 'bye':

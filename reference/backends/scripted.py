@@ -88,6 +88,22 @@ class ScriptedVectors:
         return list(self.hits)[:limit]
 
 
+@dataclass
+class ScriptedGraph:
+    """GRAPH-2: the given hits (first `limit`) whatever the query, or the given error."""
+
+    hits: Sequence[Candidate] = ()
+    error: str | None = None
+    calls: int = 0
+
+    def search_graph(self, query: str, limit: int) -> list[Candidate]:
+        _check_limit(limit)
+        self.calls += 1
+        if self.error is not None:
+            raise IndexError_(self.error)
+        return list(self.hits)[:limit]
+
+
 class ScriptedEmbedder:
     """BACKEND-38: name "scripted"; every text embeds to the same one-component vector."""
 
@@ -121,6 +137,9 @@ class ScriptedBackends:
     embedder: ScriptedEmbedder | None
     vectors: ScriptedVectors
     reranker: ScriptedReranker | None
+    graph: ScriptedGraph | None = None
+    #: PIPE-10: `backends.profiles`, raw; each enabled profile parses its own member.
+    profile_data: Mapping[str, Any] = field(default_factory=dict)
 
 
 # -- validation ---------------------------------------------------------------------------
@@ -167,18 +186,31 @@ def _index(raw: Any, chunks: list[Candidate] | None) -> ScriptedIndex:
     return ScriptedIndex(responses=responses, errors=errors, chunk_list=chunks)
 
 
+def _hits_or_error(raw: Any, where: str) -> tuple[list[Candidate], str | None]:
+    """BACKEND-37, GRAPH-2: `{hits: [...]}` or `{error: "..."}`, exactly one of them."""
+    obj = _object(raw, where)
+    has_hits, has_error = present(obj, "hits"), present(obj, "error")
+    if has_hits and has_error:
+        raise InvalidInput(f"{where} must have either hits or error, not both")
+    if has_error:
+        return [], _string(obj["error"], f"{where}.error")
+    if not has_hits:
+        raise InvalidInput(f"{where} needs hits or error")
+    return _candidates(obj["hits"], f"{where}.hits"), None
+
+
 def _vectors(raw: Any) -> ScriptedVectors:
     if raw is None:
         return ScriptedVectors()
-    obj = _object(raw, "backends.vector")
-    has_hits, has_error = present(obj, "hits"), present(obj, "error")
-    if has_hits and has_error:
-        raise InvalidInput("backends.vector must have either hits or error, not both")
-    if has_error:
-        return ScriptedVectors(error=_string(obj["error"], "backends.vector.error"))
-    if not has_hits:
-        raise InvalidInput("backends.vector needs hits or error")
-    return ScriptedVectors(hits=_candidates(obj["hits"], "backends.vector.hits"))
+    hits, error = _hits_or_error(raw, "backends.vector")
+    return ScriptedVectors(hits=hits, error=error)
+
+
+def _graph(raw: Any) -> ScriptedGraph | None:
+    if raw is None:
+        return None
+    hits, error = _hits_or_error(raw, "backends.graph")
+    return ScriptedGraph(hits=hits, error=error)
 
 
 def _score(value: Any, where: str) -> float:
@@ -229,5 +261,7 @@ def scripted_backends_from_json(obj: Mapping[str, Any]) -> ScriptedBackends:
         embedder=ScriptedEmbedder() if embedder_flag else None,
         vectors=_vectors(root.get("vector")),
         reranker=_reranker(root.get("reranker")),
+        graph=_graph(root.get("graph")),
+        profile_data=_object(optional(root, "profiles", {}), "backends.profiles"),
     )
 

@@ -4,7 +4,8 @@ Each sub-package `reference/profiles/<name>/` (the profile NAME with `-` written
 `VERSION`, the version its chapter `spec/profiles/NAME.md` states, and `OPERATIONS`, a dict
 from operation name (`NAME.op`, PROFILE-4) to handler. The reference adapter declares every
 profile found here (capability `profile:NAME`, version in the hello's `profiles`), and
-`conformance.ops.registry()` serves their operations. No profile ships yet.
+`conformance.ops.registry()` serves their operations. A package may also export `PIPELINE`
+(reference/profile_hooks.py), its behaviour inside `search` when a request enables it.
 """
 
 from __future__ import annotations
@@ -14,6 +15,8 @@ import pkgutil
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
+
+from reference.profile_hooks import PipelineHooks
 
 Handler = Callable[[dict[str, Any]], dict[str, Any]]
 
@@ -25,6 +28,7 @@ class ReferenceProfile:
     name: str
     version: str
     operations: Mapping[str, Handler]
+    pipeline: PipelineHooks | None = None
 
 
 def discover() -> dict[str, ReferenceProfile]:
@@ -46,5 +50,8 @@ def discover() -> dict[str, ReferenceProfile]:
         strays = sorted(op for op in operations if not op.startswith(f"{name}."))
         if strays:
             raise RuntimeError(f"reference profile {name!r} names operations {strays}")
-        found[name] = ReferenceProfile(name, version, dict(operations))
+        pipeline = getattr(module, "PIPELINE", None)
+        if pipeline is not None and not isinstance(pipeline, PipelineHooks):
+            raise RuntimeError(f"reference profile {name!r}: PIPELINE must be PipelineHooks")
+        found[name] = ReferenceProfile(name, version, dict(operations), pipeline)
     return found

@@ -31,6 +31,10 @@ type Backends struct {
 	Index    Index
 	Vector   VectorLeg
 	Reranker Reranker
+	// Graph is the graph leg's backend (GRAPH-2); nil when none is configured.
+	Graph GraphBackend
+	// ProfileData is `backends.profiles`, raw; each enabled profile parses its member (PIPE-10).
+	ProfileData map[string]any
 }
 
 // Request is a validated search request (PIPE-1).
@@ -38,16 +42,18 @@ type Request struct {
 	Query                           string
 	Mode                            string
 	TopK, CandidateK, RerankTopN, K int64
-	WBM25, WVector                  float64
+	WBM25, WVector, WGraph          float64
 	Rerank, SkipLadder              bool
 	Aliases                         *Aliases
 	Intent                          *IntentTable
 	Stop                            map[string]bool
+	// Profiles are the enabled profiles' parsed options (PIPE-10).
+	Profiles map[string]any
 }
 
 var requestFields = map[string]bool{"query": true, "mode": true, "topK": true, "candidateK": true,
 	"rerankTopN": true, "rrfK": true, "weights": true, "rerank": true, "skipRetryLadder": true,
-	"aliases": true, "intentTable": true, "stopwordList": true}
+	"aliases": true, "intentTable": true, "stopwordList": true, "profiles": true}
 
 // ParseRequest is PIPE-1, PIPE-2.
 func ParseRequest(v any) (*Request, error) {
@@ -60,7 +66,7 @@ func ParseRequest(v any) (*Request, error) {
 			return nil, invalid("request: unknown field %q", k)
 		}
 	}
-	r := &Request{WBM25: 1, WVector: 1}
+	r := &Request{WBM25: 1, WVector: 1, WGraph: 1}
 	var err error
 	if r.Query, err = reqString(m, "query"); err != nil {
 		return nil, err
@@ -94,7 +100,7 @@ func ParseRequest(v any) (*Request, error) {
 			return nil, invalid("weights must be an object")
 		}
 		for k := range wm {
-			if k != "bm25" && k != "vector" {
+			if k != "bm25" && k != "vector" && k != "graph" {
 				return nil, invalid("weights: unknown field %q", k)
 			}
 		}
@@ -105,6 +111,11 @@ func ParseRequest(v any) (*Request, error) {
 		}
 		if x, ok := present(wm, "vector"); ok {
 			if r.WVector, err = parseWeight(x, "weights.vector"); err != nil {
+				return nil, err
+			}
+		}
+		if x, ok := present(wm, "graph"); ok { // GRAPH-1
+			if r.WGraph, err = parseWeight(x, "weights.graph"); err != nil {
 				return nil, err
 			}
 		}
@@ -123,6 +134,10 @@ func ParseRequest(v any) (*Request, error) {
 		return nil, err
 	}
 	if r.Stop, err = stopList(m, "stopwordList"); err != nil {
+		return nil, err
+	}
+	pv, pok := m["profiles"]
+	if r.Profiles, err = parseProfiles(pv, pok); err != nil {
 		return nil, err
 	}
 	return r, nil
@@ -153,7 +168,7 @@ func firstN(c []Candidate, n int64) []Candidate {
 }
 
 // runLadder is LADDER-1..LADDER-15.
-func runLadder(r *Request, idx Index, initial string) bm25Leg {
+func runLadder(r *Request, idx Index, initial string, run *profileRun) bm25Leg {
 	var leg bm25Leg
 	searched := map[string]bool{}
 	noAliases := &Aliases{alts: map[string][]string{}}
@@ -213,12 +228,18 @@ func runLadder(r *Request, idx Index, initial string) bm25Leg {
 		leg.rows = append(leg.rows, row("trigram_fuzzy", texpr, false, 0, "no_chunks", nil))
 		return leg
 	}
-	th := TrigramSearch(stoks, chunks, r.CandidateK)
+	// PIPE-11: profiles may ask for more and filter the rung's hits before the cut.
+	ask := run.legSearch("bm25", r.CandidateK, func(n int64) ([]Candidate, error) {
+		var cs []Candidate
+		for _, h := range TrigramSearch(stoks, chunks, n) {
+			cs = append(cs, h.Chunk)
+		}
+		return cs, nil
+	})
+	th, _ := ask(r.CandidateK)
 	leg.rows = append(leg.rows, row("trigram_fuzzy", texpr, true, len(th), "", nil))
 	if len(th) > 0 {
-		for _, h := range th {
-			leg.hits = append(leg.hits, h.Chunk)
-		}
+		leg.hits = append(leg.hits, th...)
 		leg.winning = "trigram_fuzzy"
 	}
 	return leg
@@ -235,7 +256,15 @@ func ids(c []Candidate) []string {
 // Search runs the whole pipeline (PIPE-3).
 func Search(r *Request, b Backends) (map[string]any, error) {
 	start := time.Now()
-	_, hasOps, toks := Parse(r.Query, r.Aliases, r.Stop)
+	run, err := newProfileRun(r.Profiles, b.ProfileData) // PIPE-9: checked before any backend
+	if err != nil {
+		return nil, err
+	}
+	// PIPE-11: every stage after the rewrite sees the rewritten query.
+	rq := *r
+	rq.Query = run.rewriteQuery(r.Query)
+	q := rq.Query
+	_, hasOps, toks := Parse(q, r.Aliases, r.Stop)
 	expr := Compile(toks)
 	// modes (MODE-1..MODE-3)
 	eff, fell := r.Mode, false
@@ -260,8 +289,17 @@ func Search(r *Request, b Backends) (map[string]any, error) {
 		}
 		return ""
 	}
-	bSkip := legSkip(eff == "bm25" || eff == "hybrid", r.WBM25)
-	vSkip := legSkip(eff == "semantic" || eff == "hybrid", r.WVector)
+	w, err := run.adjustWeights(q, Weights{r.WBM25, r.WVector, r.WGraph})
+	if err != nil {
+		return nil, err
+	}
+	graph := b.Graph // GRAPH-2: a scripted graph takes precedence over a profile's
+	if graph == nil {
+		graph = run.graphBackend()
+	}
+	bSkip := legSkip(eff == "bm25" || eff == "hybrid", w.BM25)
+	vSkip := legSkip(eff == "semantic" || eff == "hybrid", w.Vector)
+	gSkip := legSkip(eff == "hybrid", w.Graph) // GRAPH-3
 
 	bmTrace := map[string]any{"ran": bSkip == "", "attempts": []any{}, "usedRetry": false,
 		"winningRung": nil, "hits": 0, "error": nil, "skip": nil}
@@ -269,7 +307,7 @@ func Search(r *Request, b Backends) (map[string]any, error) {
 	if bSkip != "" {
 		bmTrace["skip"] = bSkip
 	} else {
-		bm = runLadder(r, b.Index, expr)
+		bm = runLadder(&rq, filteredIndex{b.Index, run, r.CandidateK}, expr, run)
 		bmTrace["attempts"] = bm.rows
 		bmTrace["usedRetry"] = len(bm.rows) > 1
 		if bm.winning != "" {
@@ -286,7 +324,10 @@ func Search(r *Request, b Backends) (map[string]any, error) {
 	if vSkip != "" {
 		vTrace["skip"] = vSkip
 	} else {
-		h, err := b.Vector.SearchVector(r.Query, r.CandidateK)
+		ask := run.legSearch("vector", r.CandidateK, func(n int64) ([]Candidate, error) {
+			return b.Vector.SearchVector(q, n)
+		})
+		h, err := ask(r.CandidateK)
 		if err != nil {
 			vErr = errJSON("index_error", err.Error())
 			vTrace["error"] = vErr
@@ -295,16 +336,36 @@ func Search(r *Request, b Backends) (map[string]any, error) {
 			vTrace["hits"] = len(vHits)
 		}
 	}
-	// PIPE-7: fail when every leg that ran errored.
-	ranAny := bSkip == "" || vSkip == ""
-	if ranAny && (bSkip != "" || bm.err != nil) && (vSkip != "" || vErr != nil) {
-		msg := "every leg failed"
-		if vErr != nil {
-			msg = vErr["message"].(string)
-		} else if bm.err != nil {
-			msg = bm.err["message"].(string)
+	// GRAPH-3: the graph leg, after the vector leg.
+	gRuns := graph != nil && gSkip == ""
+	gTrace := map[string]any{"ran": gRuns, "skip": nil, "hits": 0, "error": nil}
+	var gHits []Candidate
+	var gErr map[string]any
+	if !gRuns {
+		gTrace["skip"] = gSkip
+	} else {
+		ask := run.legSearch("graph", r.CandidateK, func(n int64) ([]Candidate, error) {
+			return graph.SearchGraph(Normalise(q), n)
+		})
+		h, err := ask(r.CandidateK)
+		if err != nil {
+			gErr = errJSON("index_error", err.Error())
+			gTrace["error"] = gErr
+		} else {
+			gHits = firstN(h, r.CandidateK)
+			gTrace["hits"] = len(gHits)
 		}
-		return nil, &OpError{"index_error", msg}
+	}
+	// PIPE-7: fail when every leg that ran errored.
+	ranAny := bSkip == "" || vSkip == "" || gRuns
+	if ranAny && (bSkip != "" || bm.err != nil) && (vSkip != "" || vErr != nil) && (!gRuns || gErr != nil) {
+		var msgs []string
+		for _, e := range []map[string]any{bm.err, vErr, gErr} {
+			if e != nil {
+				msgs = append(msgs, e["message"].(string))
+			}
+		}
+		return nil, &OpError{"index_error", "every leg failed: " + strings.Join(msgs, "; ")}
 	}
 	if eff == "hybrid" && vErr != nil {
 		fell = true
@@ -313,32 +374,48 @@ func Search(r *Request, b Backends) (map[string]any, error) {
 	var lists []RankedList
 	fl := []any{}
 	if bSkip == "" {
-		lists = append(lists, RankedList{"bm25", r.WBM25, bm.hits})
-		fl = append(fl, map[string]any{"name": "bm25", "weight": r.WBM25, "size": len(bm.hits)})
+		lists = append(lists, RankedList{"bm25", w.BM25, bm.hits})
+		fl = append(fl, map[string]any{"name": "bm25", "weight": w.BM25, "size": len(bm.hits)})
 	}
 	if vSkip == "" {
-		lists = append(lists, RankedList{"vector", r.WVector, vHits})
-		fl = append(fl, map[string]any{"name": "vector", "weight": r.WVector, "size": len(vHits)})
+		lists = append(lists, RankedList{"vector", w.Vector, vHits})
+		fl = append(fl, map[string]any{"name": "vector", "weight": w.Vector, "size": len(vHits)})
+	}
+	if gRuns { // GRAPH-4
+		lists = append(lists, RankedList{"graph", w.Graph, gHits})
+		fl = append(fl, map[string]any{"name": "graph", "weight": w.Graph, "size": len(gHits)})
 	}
 	fused := RRF(lists, r.K)
 	// intent (INTENT-*)
-	det := r.Intent.Detect(r.Query)
-	items := make([]Candidate, len(fused))
+	det := r.Intent.Detect(q)
+	fusedItems := make([]Candidate, len(fused))
 	scores := make([]float64, len(fused))
 	exact := make([]*big.Rat, len(fused))
 	for i, f := range fused {
-		items[i], scores[i], exact[i] = f.Candidate, f.Score, f.Exact
+		fusedItems[i], scores[i], exact[i] = f.Candidate, f.Score, f.Exact
 	}
-	adj := r.Intent.Reweight(det, items, scores, exact)
+	reweighted := r.Intent.Reweight(det, fusedItems, scores, exact)
 	adjusted := []any{}
-	byIndex := make([]Adjusted, len(adj))
-	for _, a := range adj {
+	byIndex := make([]Adjusted, len(reweighted))
+	for _, a := range reweighted {
 		byIndex[a.Index] = a
 	}
 	for _, a := range byIndex {
 		if len(a.Rules) > 0 {
-			adjusted = append(adjusted, map[string]any{"id": items[a.Index].ID, "multiplier": a.Mult, "rules": a.Rules})
+			adjusted = append(adjusted, map[string]any{"id": fusedItems[a.Index].ID, "multiplier": a.Mult, "rules": a.Rules})
 		}
+	}
+	// PIPE-11: the profiles' post-fusion stages, on the list in its reweighted order.
+	post := make([]FusedItem, len(reweighted))
+	for i, a := range reweighted {
+		post[i] = FusedItem{fusedItems[a.Index], a.Score, a.Exact, a.Mult, a.Rules}
+	}
+	post = run.afterFusion(q, post)
+	items := make([]Candidate, len(post))
+	adj := make([]Adjusted, len(post))
+	for i, f := range post {
+		items[i] = f.Candidate
+		adj[i] = Adjusted{Index: i, Score: f.Score, Mult: f.Mult, Rules: f.Rules, Exact: f.Exact}
 	}
 	// unanimity and rerank (UNAN-6, RERANK-10)
 	unTrace := map[string]any{"evaluated": false, "agreements": nil, "fired": false}
@@ -377,7 +454,7 @@ func Search(r *Request, b Backends) (map[string]any, error) {
 			for i := 0; i < h; i++ {
 				head[i] = items[adj[i].Index]
 			}
-			entries, err := b.Reranker.Rerank(r.Query, head)
+			entries, err := b.Reranker.Rerank(q, head)
 			msg := ""
 			if err != nil {
 				msg = err.Error()
@@ -407,15 +484,19 @@ func Search(r *Request, b Backends) (map[string]any, error) {
 	for i, t := range toks {
 		tj[i] = tokenJSON(t)
 	}
+	reqWeights := map[string]any{"bm25": r.WBM25, "vector": r.WVector}
+	if graph != nil {
+		reqWeights["graph"] = r.WGraph // GRAPH-5
+	}
 	trace := map[string]any{
 		"specVersion": SpecVersion,
 		"request": map[string]any{"query": r.Query, "mode": r.Mode, "topK": r.TopK, "candidateK": r.CandidateK,
-			"rerankTopN": r.RerankTopN, "rrfK": r.K, "weights": map[string]any{"bm25": r.WBM25, "vector": r.WVector},
+			"rerankTopN": r.RerankTopN, "rrfK": r.K, "weights": reqWeights,
 			"rerank": r.Rerank, "skipRetryLadder": r.SkipLadder},
 		"requestedMode":  r.Mode,
 		"effectiveMode":  eff,
 		"fellBackToBM25": fell,
-		"query":          map[string]any{"normalised": Normalise(r.Query), "hasOperators": hasOps, "tokens": tj, "expression": expr},
+		"query":          map[string]any{"normalised": Normalise(q), "hasOperators": hasOps, "tokens": tj, "expression": expr},
 		"bm25":           bmTrace,
 		"vector":         vTrace,
 		"fusion":         map[string]any{"k": r.K, "lists": fl, "fusedHits": len(fused)},
@@ -426,5 +507,26 @@ func Search(r *Request, b Backends) (map[string]any, error) {
 		"resultIds": resultIDs,
 		"timings":   map[string]any{"totalMs": float64(time.Since(start).Microseconds()) / 1000},
 	}
+	if graph != nil {
+		trace["graph"] = gTrace // GRAPH-5
+	}
+	if len(run.calls) > 0 {
+		trace["profiles"] = run.traceJSON() // PIPE-11, TRACE-15
+	}
 	return map[string]any{"results": results, "trace": trace}, nil
 }
+
+// filteredIndex asks its index through the profiles' leg hooks (PIPE-11).
+type filteredIndex struct {
+	idx Index
+	run *profileRun
+	k   int64
+}
+
+func (f filteredIndex) SearchBM25(expr string, limit int64) ([]Candidate, error) {
+	return f.run.legSearch("bm25", limit, func(n int64) ([]Candidate, error) {
+		return f.idx.SearchBM25(expr, n)
+	})(limit)
+}
+
+func (f filteredIndex) Chunks() ([]Candidate, bool) { return f.idx.Chunks() }

@@ -38,6 +38,11 @@ func (s *scriptedVector) SearchVector(query string, limit int64) ([]Candidate, e
 	return firstN(s.hits, limit), nil
 }
 
+// SearchGraph is the scripted graph backend (GRAPH-2): the scripted vector store's form.
+func (s *scriptedVector) SearchGraph(query string, limit int64) ([]Candidate, error) {
+	return s.SearchVector(query, limit)
+}
+
 type scriptedReranker struct {
 	name    string
 	entries []RerankEntry
@@ -143,6 +148,20 @@ func parseScripted(v any) (Backends, error) {
 	if emb {
 		b.Vector = sv
 	}
+	if gv, ok := present(m, "graph"); ok {
+		g, err := parseHitsOrError(gv, "backends.graph")
+		if err != nil {
+			return b, err
+		}
+		b.Graph = g
+	}
+	if pv, ok := present(m, "profiles"); ok {
+		pm, ok := pv.(map[string]any)
+		if !ok {
+			return b, invalid("backends.profiles must be an object")
+		}
+		b.ProfileData = pm
+	}
 	if rv, ok := present(m, "reranker"); ok {
 		rm, ok := rv.(map[string]any)
 		if !ok {
@@ -185,3 +204,31 @@ func opSearch(in map[string]any) (map[string]any, error) {
 }
 
 func init() { handlers["search"] = opSearch }
+
+// parseHitsOrError reads `{hits: [...]}` or `{error: "..."}` (BACKEND-37, GRAPH-2).
+func parseHitsOrError(v any, where string) (*scriptedVector, error) {
+	sv := &scriptedVector{}
+	vm, ok := v.(map[string]any)
+	if !ok {
+		return nil, invalid("%s must be an object", where)
+	}
+	hv, hasHits := present(vm, "hits")
+	ev, hasErr := present(vm, "error")
+	if hasHits == hasErr {
+		return nil, invalid("%s: exactly one of hits and error", where)
+	}
+	if hasHits {
+		cs, err := parseCandidates(hv, where+".hits", false)
+		if err != nil {
+			return nil, err
+		}
+		sv.hits = cs
+		return sv, nil
+	}
+	s, ok := ev.(string)
+	if !ok {
+		return nil, invalid("%s.error must be a string", where)
+	}
+	sv.err, sv.fail = s, true
+	return sv, nil
+}

@@ -17,7 +17,7 @@ function errorObject(e) {
  * index: {searchBm25(expression, limit), chunks()}; returns
  * {attempts, usedRetry, winningRung, hits: [candidate], error}.
  */
-export function runBm25Leg({ query, aliasTable, compiled, candidateK, skipRetryLadder, index, stopwordList }) {
+export function runBm25Leg({ query, aliasTable, compiled, candidateK, skipRetryLadder, index, stopwordList, trigramFilter }) {
   const attempts = [];
   const searched = new Set();
   let error = null;
@@ -101,7 +101,10 @@ export function runBm25Leg({ query, aliasTable, compiled, candidateK, skipRetryL
     attempts.push(row('trigram_fuzzy', expression, false, 0, 'no_chunks', null));
     return done();
   }
-  const tri = trigramSearch(plainTokens, chunks, candidateK);
+  // PIPE-11: profiles may ask for more and filter the rung's hits (by chunk) before the cut.
+  const tri = trigramFilter
+    ? trigramFilter(candidateK, (n) => trigramSearch(plainTokens, chunks, n))
+    : trigramSearch(plainTokens, chunks, candidateK);
   attempts.push(row('trigram_fuzzy', expression, true, tri.length, null, null));
   if (tri.length > 0) {
     winning = 'trigram_fuzzy';

@@ -22,6 +22,7 @@ import { applyRerank } from './rerank.mjs';
 import { scriptedReranker } from './backends/scripted.mjs';
 import { scriptedBackends } from './backends/scripted.mjs';
 import { search } from './pipeline.mjs';
+import { PROFILES } from './profiles.mjs';
 import { BACKEND_OPS, sqliteOps } from './backendops.mjs';
 import { parseRun, parseQrels, parseK, evaluate } from './metrics.mjs';
 
@@ -208,7 +209,16 @@ export async function runOp(op, input) {
     const backends = mod.corpusBackends(input.corpus);
     return search(input.request, backends);
   }
-  const fn = Object.hasOwn(OPS, op) ? OPS[op] : null;
+  const fn = Object.hasOwn(OPS, op) ? OPS[op] : profileOperation(op);
   if (!fn) throw new HrcError('unsupported', `unknown operation ${op}`);
   return fn(input);
+}
+
+// PROFILE-4: an operation `NAME.op` of a registered profile, or null.
+function profileOperation(op) {
+  const dot = op.indexOf('.');
+  if (dot < 0) return null;
+  const profile = PROFILES.get(op.slice(0, dot));
+  const ops = profile?.operations ?? {};
+  return Object.hasOwn(ops, op) ? ops[op] : null;
 }

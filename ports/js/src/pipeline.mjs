@@ -9,6 +9,7 @@ import { fuse } from './rrf.mjs';
 import { reweight, checkTableName } from './intent.mjs';
 import { unanimity } from './unanimity.mjs';
 import { applyRerank } from './rerank.mjs';
+import { parseProfilesMember, ProfileRun } from './profiles.mjs';
 
 export const SPEC_VERSION = '2.0.0';
 const MODES = new Set(['bm25', 'semantic', 'hybrid', 'auto']);
@@ -36,6 +37,7 @@ const KNOWN_FIELDS = new Set([
   'query', 'mode', 'topK', 'candidateK', 'rerankTopN', 'rrfK', 'weights', 'rerank', 'skipRetryLadder', 'aliases',
   'intentTable',
   'stopwordList',
+  'profiles',
 ]);
 
 export function validateRequest(request) {
@@ -49,12 +51,16 @@ export function validateRequest(request) {
     if (typeof request.mode !== 'string' || !MODES.has(request.mode)) throw invalid(`request.mode: unknown mode ${JSON.stringify(request.mode)}`);
     mode = request.mode;
   }
-  let weights = { bm25: 1, vector: 1 };
+  let weights = { bm25: 1, vector: 1, graph: 1 };
   if (!isAbsent(request.weights)) {
     if (!isObject(request.weights)) throw invalid('request.weights must be an object');
-    const extra = Object.keys(request.weights).filter((k) => k !== 'bm25' && k !== 'vector');
+    const extra = Object.keys(request.weights).filter((k) => k !== 'bm25' && k !== 'vector' && k !== 'graph');
     if (extra.length > 0) throw invalid(`request.weights has unknown field(s): ${extra.join(', ')}`);
-    weights = { bm25: weight(request.weights.bm25, 'bm25'), vector: weight(request.weights.vector, 'vector') };
+    weights = {
+      bm25: weight(request.weights.bm25, 'bm25'),
+      vector: weight(request.weights.vector, 'vector'),
+      graph: weight(request.weights.graph, 'graph'), // GRAPH-1
+    };
   }
   const req = {
     query: request.query,
@@ -73,7 +79,8 @@ export function validateRequest(request) {
   // DSL-22: one named stopword list for every stage that filters stopwords.
   const stopwordList = stopwordListName(request.stopwordList, 'request.stopwordList');
   if (normalise(req.query) === '') throw invalid('request.query is empty after normalisation');
-  return { req, aliasTable, stopwordList };
+  const profiles = parseProfilesMember(request.profiles); // PIPE-10
+  return { req, aliasTable, stopwordList, profiles };
 }
 
 // MODE-1..MODE-3
@@ -95,32 +102,53 @@ function legError(e) {
  */
 export function search(request, backends) {
   const t0 = performance.now();
-  const { req, aliasTable, stopwordList } = validateRequest(request);
+  const { req, aliasTable, stopwordList, profiles: enabled } = validateRequest(request);
+  const profiles = new ProfileRun(enabled, backends.profiles); // PIPE-9: checked up front
 
-  // 1. parse and compile
-  const parsed = parse(req.query, aliasTable, stopwordList);
+  // 1. parse and compile, after the profiles' rewrites (PIPE-11)
+  const query = profiles.rewriteQuery(req.query);
+  const parsed = parse(query, aliasTable, stopwordList);
   const expression = compileTokens(parsed.tokens);
 
   // 2. mode
   const { effective, fellBack: fb } = resolveMode(req.mode, backends.embedder !== null);
   let fellBackToBM25 = fb;
+  const weights = profiles.adjustWeights(query, req.weights); // PIPE-11
+  // GRAPH-2: a scripted graph takes precedence over one a profile supplies.
+  const graphBackend = backends.graph ?? profiles.graphBackend();
   // MODE-4, PIPE-8: a leg runs when its mode runs it and its weight is not 0; else a skip reason.
   const legSkip = (inMode, w) => (!inMode ? 'mode' : w === 0 ? 'zero_weight' : null);
-  const bm25Skip = legSkip(effective === 'bm25' || effective === 'hybrid', req.weights.bm25);
-  const vectorSkip = legSkip(effective === 'semantic' || effective === 'hybrid', req.weights.vector);
+  const bm25Skip = legSkip(effective === 'bm25' || effective === 'hybrid', weights.bm25);
+  const vectorSkip = legSkip(effective === 'semantic' || effective === 'hybrid', weights.vector);
+  const graphSkip = legSkip(effective === 'hybrid', weights.graph); // GRAPH-3
   const bm25Runs = bm25Skip === null;
   const vectorRuns = vectorSkip === null;
+  const graphRuns = graphBackend !== null && graphSkip === null;
 
   // 3. BM25 leg
   let bm25 = { ran: false, attempts: [], usedRetry: false, winningRung: null, hits: [], error: null };
   if (bm25Runs) {
+    const index = backends.index;
     const leg = runBm25Leg({
-      query: req.query,
+      query,
       aliasTable,
       compiled: expression,
       candidateK: req.candidateK,
       skipRetryLadder: req.skipRetryLadder,
-      index: backends.index,
+      index: {
+        searchBm25: (expression, limit) =>
+          profiles.legSearch('bm25', limit, (n) => index.searchBm25(expression, n))(limit),
+        chunks: () => index.chunks(),
+      },
+      trigramFilter: (limit, run) => {
+        // Profiles filter candidates: show them each hit's chunk, keep the hits whose chunk stays.
+        const byChunk = new Map();
+        const ask = profiles.legSearch('bm25', limit, (n) => run(n).map((hit) => {
+          byChunk.set(hit.chunk, hit);
+          return hit.chunk;
+        }));
+        return ask(limit).map((c) => byChunk.get(c));
+      },
       stopwordList,
     });
     bm25 = { ran: true, ...leg };
@@ -131,8 +159,9 @@ export function search(request, backends) {
   if (vectorRuns) {
     vector = { ran: true, hits: [], error: null };
     try {
-      const qv = backends.embedder.embed(parsed.normalised);
-      vector.hits = backends.vector.search(qv, req.candidateK).slice(0, req.candidateK);
+      const ask = profiles.legSearch('vector', req.candidateK, (n) =>
+        backends.vector.search(backends.embedder.embed(parsed.normalised), n));
+      vector.hits = ask(req.candidateK).slice(0, req.candidateK);
     } catch (e) {
       vector.error = legError(e);
       vector.hits = [];
@@ -140,29 +169,43 @@ export function search(request, backends) {
     if (vector.error && effective === 'hybrid') fellBackToBM25 = true; // MODE-6
   }
 
+  // GRAPH-3: the graph leg, after the vector leg.
+  let graph = { ran: false, hits: [], error: null };
+  if (graphRuns) {
+    graph = { ran: true, hits: [], error: null };
+    try {
+      const ask = profiles.legSearch('graph', req.candidateK, (n) => graphBackend.search(parsed.normalised, n));
+      graph.hits = ask(req.candidateK).slice(0, req.candidateK);
+    } catch (e) {
+      graph.error = legError(e);
+      graph.hits = [];
+    }
+  }
+
   // PIPE-7: fail only when every leg that ran errored.
-  const ranLegs = [bm25Runs ? bm25 : null, vectorRuns ? vector : null].filter(Boolean);
+  const ranLegs = [bm25Runs ? bm25 : null, vectorRuns ? vector : null, graphRuns ? graph : null].filter(Boolean);
   if (ranLegs.length > 0 && ranLegs.every((l) => l.error !== null)) {
     throw new HrcError('index_error', ranLegs.map((l) => l.error.message).join('; '));
   }
 
   // 5. fusion
   const lists = [];
-  if (bm25Runs) lists.push({ name: 'bm25', weight: req.weights.bm25, items: bm25.hits });
-  if (vectorRuns) lists.push({ name: 'vector', weight: req.weights.vector, items: vector.hits });
+  if (bm25Runs) lists.push({ name: 'bm25', weight: weights.bm25, items: bm25.hits });
+  if (vectorRuns) lists.push({ name: 'vector', weight: weights.vector, items: vector.hits });
+  if (graphRuns) lists.push({ name: 'graph', weight: weights.graph, items: graph.hits }); // GRAPH-4
   const fused = fuse(lists, req.rrfK);
 
-  // 6. intent
-  const intent = reweight(req.query, fused, req.intentTable);
-  const afterIntent = intent.rows.map((row) => {
+  // 6. intent, then the profiles' post-fusion stages (PIPE-11)
+  const intent = reweight(query, fused, req.intentTable);
+  const afterIntent = profiles.afterFusion(query, intent.rows.map((row) => {
     const item = { ...row.item, score: row.score };
     return item;
-  });
+  }));
 
   // 7 + 8. unanimity (evaluated at the unanimity step of RERANK-10) and rerank
   let unan = { evaluated: false, agreements: null, fired: false };
   const reranker = backends.reranker
-    ? { name: backends.reranker.name, rerank: (head) => backends.reranker.rerank(req.query, head) }
+    ? { name: backends.reranker.name, rerank: (head) => backends.reranker.rerank(query, head) }
     : null;
   const reranked = applyRerank(afterIntent, {
     enabled: req.rerank,
@@ -191,6 +234,8 @@ export function search(request, backends) {
     rerankScore,
   }));
 
+  const requestWeights = { bm25: req.weights.bm25, vector: req.weights.vector };
+  if (graphBackend !== null) requestWeights.graph = req.weights.graph; // GRAPH-5
   const trace = {
     specVersion: SPEC_VERSION,
     request: {
@@ -200,7 +245,7 @@ export function search(request, backends) {
       candidateK: req.candidateK,
       rerankTopN: req.rerankTopN,
       rrfK: req.rrfK,
-      weights: { bm25: req.weights.bm25, vector: req.weights.vector },
+      weights: requestWeights,
       rerank: req.rerank,
       skipRetryLadder: req.skipRetryLadder,
     },
@@ -223,6 +268,9 @@ export function search(request, backends) {
       error: bm25.error,
     },
     vector: { ran: vector.ran, skip: vectorSkip, hits: vector.hits.length, error: vector.error },
+    ...(graphBackend !== null
+      ? { graph: { ran: graph.ran, skip: graphRuns ? null : graphSkip, hits: graph.hits.length, error: graph.error } }
+      : {}),
     fusion: {
       k: req.rrfK,
       lists: lists.map((l) => ({ name: l.name, weight: l.weight, size: l.items.length })),
@@ -239,5 +287,6 @@ export function search(request, backends) {
     resultIds: results.map((r) => r.id),
     timings: { totalMs: Math.max(0, performance.now() - t0) },
   };
+  if (profiles.calls.length > 0) trace.profiles = profiles.traceJson(); // PIPE-11, TRACE-15
   return { results, trace };
 }

@@ -47,7 +47,7 @@ func main() {
 					write(map[string]any{"type": "hello", "protocol": 1, "name": "hrc-go",
 						"version": "0.1.0", "specVersion": hrc.SpecVersion,
 						"operations": hrc.Operations(), "capabilities": hrc.Capabilities(),
-						"dataFiles": hrc.DataFiles})
+						"dataFiles": hrc.DataFiles, "profiles": hrc.ProfileVersions()})
 				case "bye":
 					return
 				case "run":

@@ -106,6 +106,38 @@ export function scriptedBackends(backends) {
     }
   }
 
+  // graph (GRAPH-2): the scripted vector store's form
+  let graph = null;
+  if (backends.graph != null) {
+    const g = backends.graph;
+    if (!isObject(g)) throw invalid(`${field}.graph must be an object`);
+    const hasHits = g.hits != null;
+    const hasError = g.error != null;
+    if (hasHits === hasError) throw invalid(`${field}.graph: exactly one of hits and error is required`);
+    let graphHits = [];
+    let graphError = null;
+    if (hasError) {
+      if (typeof g.error !== 'string') throw invalid(`${field}.graph.error must be a string`);
+      graphError = g.error;
+    } else {
+      requireArray(g.hits, `${field}.graph.hits`);
+      graphHits = g.hits.map((h, i) => candidate(h, `${field}.graph.hits[${i}]`));
+    }
+    graph = {
+      search(_query, limit) {
+        if (graphError !== null) throw indexError(graphError);
+        return graphHits.slice(0, limit);
+      },
+    };
+  }
+
+  // profiles (PIPE-10): raw; each enabled profile validates its own member
+  let profiles = {};
+  if (backends.profiles != null) {
+    if (!isObject(backends.profiles)) throw invalid(`${field}.profiles must be an object`);
+    profiles = backends.profiles;
+  }
+
   // reranker
   const reranker = backends.reranker != null ? scriptedReranker(backends.reranker, `${field}.reranker`) : null;
 
@@ -128,5 +160,7 @@ export function scriptedBackends(backends) {
       },
     },
     reranker: reranker ? { name: reranker.name, rerank: (_query, head) => reranker.rerank(head) } : null,
+    graph,
+    profiles,
   };
 }

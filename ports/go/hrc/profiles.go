@@ -1,0 +1,229 @@
+package hrc
+
+// Profiles this port implements (spec/profiles.md) and their pipeline hooks
+// (spec/pipeline.md PIPE-10, PIPE-11). A profile file calls RegisterProfile from its init().
+
+import (
+	"math"
+	"math/big"
+	"sort"
+)
+
+// ProfileCall is one enabled profile during one search; what hooks put in Trace becomes
+// trace.profiles[Name].
+type ProfileCall struct {
+	Name    string
+	Options any
+	Backend any
+	Trace   map[string]any
+}
+
+// GraphBackend is the graph leg's backend (GRAPH-2).
+type GraphBackend interface {
+	SearchGraph(query string, limit int64) ([]Candidate, error)
+}
+
+// Weights are the leg weights a profile may adjust (PIPE-11).
+type Weights struct{ BM25, Vector, Graph float64 }
+
+// FusedItem is one item of the fused list after intent reweighting (PIPE-11 after_fusion).
+type FusedItem struct {
+	Candidate Candidate
+	Score     float64
+	Exact     *big.Rat
+	Mult      float64
+	Rules     []string
+}
+
+// PipelineHooks are a profile's pipeline behaviour; nil means the profile does nothing there.
+type PipelineHooks struct {
+	ParseRequest  func(options map[string]any) (any, error)
+	ParseBackends func(raw any, present bool) (any, error)
+	RewriteQuery  func(c *ProfileCall, query string) string
+	AdjustWeights func(c *ProfileCall, query string, w Weights) Weights
+	LegLimit      func(c *ProfileCall, leg string, n int64) int64
+	FilterLeg     func(c *ProfileCall, leg string, hits []Candidate) []Candidate
+	GraphBackend  func(c *ProfileCall) GraphBackend
+	AfterFusion   func(c *ProfileCall, query string, items []FusedItem) []FusedItem
+}
+
+// Profile is one implemented profile: version, operations (`NAME.op`), pipeline hooks.
+type Profile struct {
+	Name       string
+	Version    string
+	Operations map[string]handler
+	Pipeline   *PipelineHooks
+}
+
+// Profiles are the registered profiles by name.
+var Profiles = map[string]*Profile{}
+
+// RegisterProfile declares a profile: its operations join the handlers, `profile:NAME` the
+// capabilities (PROFILE-1, PROFILE-4).
+func RegisterProfile(p *Profile) {
+	Profiles[p.Name] = p
+	for op, h := range p.Operations {
+		handlers[op] = h
+	}
+	capabilities = append(capabilities, "profile:"+p.Name)
+}
+
+// ProfileVersions is the hello's `profiles` object (PROTO-31).
+func ProfileVersions() map[string]string {
+	out := map[string]string{}
+	for name, p := range Profiles {
+		out[name] = p.Version
+	}
+	return out
+}
+
+type profileEntry struct {
+	hooks *PipelineHooks
+	call  *ProfileCall
+}
+
+// profileRun is the enabled profiles of one search, in code-point order of their names.
+type profileRun struct{ calls []profileEntry }
+
+// parseProfiles is PIPE-10: each enabled profile's options; null entries are absent.
+func parseProfiles(v any, isPresent bool) (map[string]any, error) {
+	out := map[string]any{}
+	if !isPresent || v == nil {
+		return out, nil
+	}
+	m, ok := v.(map[string]any)
+	if !ok {
+		return nil, invalid("request.profiles must be an object")
+	}
+	names := make([]string, 0, len(m))
+	for k := range m {
+		names = append(names, k)
+	}
+	sort.Strings(names) // byte order of UTF-8 is code-point order
+	for _, name := range names {
+		o := m[name]
+		if o == nil {
+			continue
+		}
+		p, ok := Profiles[name]
+		if !ok || p.Pipeline == nil {
+			return nil, invalid("request.profiles.%s: unknown profile", name)
+		}
+		om, ok := o.(map[string]any)
+		if !ok {
+			return nil, invalid("request.profiles.%s must be an object", name)
+		}
+		opts, err := p.Pipeline.ParseRequest(om)
+		if err != nil {
+			return nil, err
+		}
+		out[name] = opts
+	}
+	return out, nil
+}
+
+func newProfileRun(enabled map[string]any, backendData map[string]any) (*profileRun, error) {
+	names := make([]string, 0, len(enabled))
+	for k := range enabled {
+		names = append(names, k)
+	}
+	sort.Strings(names)
+	run := &profileRun{}
+	for _, name := range names {
+		hooks := Profiles[name].Pipeline
+		call := &ProfileCall{Name: name, Options: enabled[name], Trace: map[string]any{}}
+		if hooks.ParseBackends != nil {
+			raw, ok := backendData[name]
+			b, err := hooks.ParseBackends(raw, ok && raw != nil)
+			if err != nil {
+				return nil, err
+			}
+			call.Backend = b
+		}
+		run.calls = append(run.calls, profileEntry{hooks, call})
+	}
+	return run, nil
+}
+
+func (p *profileRun) rewriteQuery(q string) string {
+	for _, e := range p.calls {
+		if e.hooks.RewriteQuery != nil {
+			q = e.hooks.RewriteQuery(e.call, q)
+		}
+	}
+	return q
+}
+
+func (p *profileRun) adjustWeights(q string, w Weights) (Weights, error) {
+	for _, e := range p.calls {
+		if e.hooks.AdjustWeights != nil {
+			w = e.hooks.AdjustWeights(e.call, q, w)
+			for _, x := range []float64{w.BM25, w.Vector, w.Graph} {
+				if x != x || x < 0 || math.IsInf(x, 0) {
+					return w, invalid("profile %s: a weight must be a finite number >= 0", e.call.Name)
+				}
+			}
+		}
+	}
+	return w, nil
+}
+
+// legSearch is PIPE-11: ask for the profiles' limit, filter each answer, keep `limit` (PIPE-4).
+func (p *profileRun) legSearch(leg string, candidateK int64,
+	ask func(int64) ([]Candidate, error)) func(int64) ([]Candidate, error) {
+	asked := candidateK
+	var filters []profileEntry
+	for _, e := range p.calls {
+		if e.hooks.LegLimit != nil {
+			asked = e.hooks.LegLimit(e.call, leg, asked)
+		}
+		if e.hooks.FilterLeg != nil {
+			filters = append(filters, e)
+		}
+	}
+	if asked == candidateK && len(filters) == 0 {
+		return ask
+	}
+	return func(limit int64) ([]Candidate, error) {
+		n := asked
+		if limit > n {
+			n = limit
+		}
+		hits, err := ask(n)
+		if err != nil {
+			return nil, err
+		}
+		for _, e := range filters {
+			hits = e.hooks.FilterLeg(e.call, leg, hits)
+		}
+		return firstN(hits, limit), nil
+	}
+}
+
+func (p *profileRun) graphBackend() GraphBackend {
+	for _, e := range p.calls {
+		if e.hooks.GraphBackend != nil {
+			if g := e.hooks.GraphBackend(e.call); g != nil {
+				return g
+			}
+		}
+	}
+	return nil
+}
+
+func (p *profileRun) afterFusion(q string, items []FusedItem) []FusedItem {
+	for _, e := range p.calls {
+		if e.hooks.AfterFusion != nil {
+			items = e.hooks.AfterFusion(e.call, q, items)
+		}
+	}
+	return items
+}
+
+func (p *profileRun) traceJSON() map[string]any {
+	out := map[string]any{}
+	for _, e := range p.calls {
+		out[e.call.Name] = e.call.Trace
+	}
+	return out
+}

@@ -1,0 +1,98 @@
+// Profiles this port implements (spec/profiles.md) and their pipeline hooks (spec/pipeline.md
+// PIPE-10, PIPE-11). A profile module exports {name, version, operations, pipeline}; register it
+// in PROFILE_MODULES below. `pipeline` hooks, all optional except parseRequest:
+//   parseRequest(options) -> opts            validate request.profiles[NAME] (throw invalid())
+//   parseBackends(raw | undefined) -> data   validate backends.profiles[NAME]
+//   rewriteQuery(call, query) -> query       before the DSL parse
+//   adjustWeights(call, query, {bm25, vector, graph}) -> weights
+//   legLimit(call, leg, n) -> n              hits asked of a leg's backend
+//   filterLeg(call, leg, hits) -> hits       each backend answer, before the candidateK cut
+//   graphBackend(call) -> {search(query, limit)} | null
+//   afterFusion(call, query, items) -> items after intent reweighting, before unanimity
+// `call` is {name, options, backend, trace}; what hooks put in call.trace becomes
+// trace.profiles[NAME]. Enabled profiles run in code-point order of their names.
+import { invalid } from './errors.mjs';
+import { isObject } from './validate.mjs';
+import { compareCodePoints } from './text.mjs';
+
+const PROFILE_MODULES = [];
+
+export const PROFILES = new Map(PROFILE_MODULES.map((p) => [p.name, p]));
+
+// PIPE-10: each enabled profile's parsed options, by name; null entries are absent (OP-5).
+export function parseProfilesMember(raw) {
+  const out = new Map();
+  if (raw === null || raw === undefined) return out;
+  if (!isObject(raw)) throw invalid('request.profiles must be an object');
+  for (const name of Object.keys(raw).sort(compareCodePoints)) {
+    const options = raw[name];
+    if (options === null || options === undefined) continue;
+    const profile = PROFILES.get(name);
+    if (!profile || !profile.pipeline) throw invalid(`request.profiles.${name}: unknown profile`);
+    if (!isObject(options)) throw invalid(`request.profiles.${name} must be an object`);
+    out.set(name, profile.pipeline.parseRequest(options));
+  }
+  return out;
+}
+
+// PIPE-11: the enabled profiles of one search, applied in name order at each hook point.
+export class ProfileRun {
+  constructor(enabled, backendData) {
+    this.calls = [];
+    for (const [name, options] of enabled) {
+      const hooks = PROFILES.get(name).pipeline;
+      const raw = backendData ? backendData[name] : undefined;
+      const backend = hooks.parseBackends ? hooks.parseBackends(raw ?? undefined) : undefined;
+      this.calls.push({ hooks, call: { name, options, backend, trace: {} } });
+    }
+  }
+
+  rewriteQuery(query) {
+    for (const { hooks, call } of this.calls) if (hooks.rewriteQuery) query = hooks.rewriteQuery(call, query);
+    return query;
+  }
+
+  adjustWeights(query, weights) {
+    for (const { hooks, call } of this.calls) {
+      if (!hooks.adjustWeights) continue;
+      const w = hooks.adjustWeights(call, query, { ...weights });
+      for (const leg of ['bm25', 'vector', 'graph']) {
+        const v = w[leg];
+        if (typeof v !== 'number' || !Number.isFinite(v) || v < 0) throw invalid(`profile ${call.name}: weight ${leg} must be a finite number >= 0`);
+      }
+      weights = { bm25: w.bm25, vector: w.vector, graph: w.graph };
+    }
+    return weights;
+  }
+
+  // PIPE-11: ask for the profiles' limit, filter each answer, then keep `limit` (PIPE-4).
+  legSearch(leg, candidateK, ask) {
+    let asked = candidateK;
+    for (const { hooks, call } of this.calls) if (hooks.legLimit) asked = hooks.legLimit(call, leg, asked);
+    const filters = this.calls.filter(({ hooks }) => hooks.filterLeg);
+    if (asked === candidateK && filters.length === 0) return ask;
+    return (limit) => {
+      let hits = ask(Math.max(asked, limit));
+      for (const { hooks, call } of filters) hits = hooks.filterLeg(call, leg, hits);
+      return hits.slice(0, limit);
+    };
+  }
+
+  graphBackend() {
+    for (const { hooks, call } of this.calls) {
+      if (!hooks.graphBackend) continue;
+      const g = hooks.graphBackend(call);
+      if (g) return g;
+    }
+    return null;
+  }
+
+  afterFusion(query, items) {
+    for (const { hooks, call } of this.calls) if (hooks.afterFusion) items = hooks.afterFusion(call, query, items);
+    return items;
+  }
+
+  traceJson() {
+    return Object.fromEntries(this.calls.map(({ call }) => [call.name, call.trace]));
+  }
+}
