@@ -94,7 +94,7 @@ def render(out: Path) -> str:
     targets: list[tuple[str, str, str]] = []
     if rrf:
         lines += [
-            "**RRF** (`benchmarks/rrf_speed.py`; µs per call, best of interleaved batches). The",
+            "**RRF** (`benchmarks/rrf_speed.py`; µs per call, best of 25 interleaved batches). The",
             "baselines: a plain float sum into a dict (no sort, no output), and a float RRF",
             "with a dict and a sort written the obvious way (which RRF-6/RRF-7 forbid). "
             "`before` is",
