@@ -13,8 +13,8 @@ For each input shape it times, on the same lists and in the same process:
 - `exact RRF`: reference.rrf.fuse, the fast path (float order, exact repair of near ties).
 
 Each time is the best of `--repeat` (25) batches of ~5 ms, interleaved (the machine is
-shared: best-of is the least noisy estimate). It also checks that the fast path's output is identical to the old one
-(order, fields and every score bit) and prints the ratios the issue asks for:
+shared: best-of is the least noisy estimate). It also checks that the fast path's output
+is identical to the old one (order, fields and every score bit) and prints the ratios the issue asks for:
 exact / plain (goal <= 2) and obvious / exact (goal >= 2).
 """
 
