@@ -14,8 +14,8 @@ For each input shape it times, on the same lists and in the same process:
 
 Each time is the best of `--repeat` (25) batches of ~5 ms, interleaved (the machine is
 shared: best-of is the least noisy estimate). It also checks that the fast path's output
-is identical to the old one (order, fields and every score bit) and prints the ratios the issue asks for:
-exact / plain (goal <= 2) and obvious / exact (goal >= 2).
+is identical to the old one (order, fields and every score bit) and prints the ratios the
+issue asks for: exact / plain (goal <= 2) and obvious / exact (goal >= 2).
 """
 
 from __future__ import annotations
