@@ -76,6 +76,8 @@ CHUNKS_WITH_VECTORS_SQL = (
     "SELECT c.id, c.path, c.title, c.summary, c.content, c.rowid, v.vector FROM chunks AS c "
     "LEFT JOIN chunk_vectors AS v ON v.rowid = c.rowid ORDER BY c.path, c.id"
 )
+#: Position of each column in the FTS5 table (BACKEND-1), i.e. `c<i>` in `chunks_content`.
+_COLUMN_INDEX = {"id": 0, "path": 1, "title": 2, "summary": 3, "content": 4}
 # BACKEND-5, ranked by rowid: the pinned query's order without reading any column but the
 # score; `path` and `id` are read only for rows tied at the cut, the rest only for winners.
 _RANK_SQL = (
@@ -441,13 +443,26 @@ class SqliteIndex:
         return [ScoredHit(_candidate(rows[r]), score) for score, _, _, r in order]
 
     def _columns(self, columns: str, rowids: Sequence[int]) -> dict[int, tuple[str, ...]]:
-        """The given columns of each rowid (in batches of 500 parameters)."""
+        """The given columns of each rowid (in batches of 500 parameters).
+
+        Read from FTS5's own content table (`chunks_content`: the rowid as `id`, column i as
+        `c<i>`, FTS5's documented storage), a B-tree lookup per rowid; `rowid IN (...)` on the
+        virtual table costs a scan. Falls back to the virtual table if that table is absent.
+        """
+        shadow = ", ".join(f"c{_COLUMN_INDEX[name.strip()]}" for name in columns.split(","))
         out: dict[int, tuple[str, ...]] = {}
         for start in range(0, len(rowids), 500):
             part = rowids[start : start + 500]
             marks = ",".join("?" * len(part))
-            sql = f"SELECT rowid, {columns} FROM chunks WHERE rowid IN ({marks})"
-            for rowid, *cols in self._db.execute(sql, part):
+            try:
+                rows = self._db.execute(
+                    f"SELECT id, {shadow} FROM chunks_content WHERE id IN ({marks})", part
+                ).fetchall()
+            except sqlite3.OperationalError:
+                rows = self._db.execute(
+                    f"SELECT rowid, {columns} FROM chunks WHERE rowid IN ({marks})", part
+                ).fetchall()
+            for rowid, *cols in rows:
                 out[int(rowid)] = tuple(cols)
         return out
 
