@@ -151,13 +151,14 @@ class AdapterProcess:
         with self._stderr_lock:
             return self._stderr_count
 
-    def stderr_since(self, mark: int) -> list[str]:
-        """The kept lines read after `mark`; the whole tail when none arrived since."""
+    def stderr_since(self, mark: int, fresh_only: bool = False) -> list[str]:
+        """The kept lines read after `mark`; when none arrived since, the whole tail, or
+        nothing with `fresh_only` (a case never shows an earlier case's stderr, PROTO-3)."""
         with self._stderr_lock:
             fresh = self._stderr_count - mark
             lines = list(self._stderr)
         if fresh <= 0:
-            return lines
+            return [] if fresh_only else lines
         return lines[-fresh:]
 
     def close(self, grace: float = 1.0) -> None:

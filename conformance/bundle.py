@@ -17,6 +17,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from conformance import errors
 from conformance.cases import Case, CaseFileError, case_files, load_all, suite_profiles
 from conformance.datafiles import kit_hashes
 from conformance.profiles import spec_dir_for
@@ -73,10 +74,11 @@ def register(subparsers: Any) -> None:
 
 def cmd_bundle(args: argparse.Namespace) -> int:
     try:
+        if args.output != "-":
+            errors.check_writable(Path(args.output), "-o")
         cases = load_all(case_files(args.golden), root=args.golden)
-    except CaseFileError as exc:
-        print(f"hrc bundle: {exc}", file=sys.stderr)
-        return 2
+    except (CaseFileError, errors.HrcError) as exc:
+        return errors.emit("bundle", str(exc))
     document = build(cases, args.golden)
     text = json.dumps(document, ensure_ascii=False, indent=1, allow_nan=False) + "\n"
     if args.output == "-":

@@ -338,6 +338,7 @@ def load_text(
         loc = "/".join(str(p) for p in where) or "(root)"
         raise CaseFileError(f"{rel}:{line}: schema violation at {loc}: {err.message}")
     data_dir = data_dir if data_dir is not None else kit_root() / "spec" / "data"
+    _check_op(data["op"], data_dir.parent, f"{rel}:{_line_of(node, ['op'])}")
     cases: list[Case] = []
     for i, raw in enumerate(data["cases"]):
         line = _line_of(node, ["cases", i])
@@ -433,9 +434,30 @@ def with_meaning(case: Case, fixture: list[str] | None) -> list[Case]:
     return [base, canonical]
 
 
+def _check_op(op: str, spec_dir: Path, where: str) -> None:
+    """PROTO-41: a case file's `op` must be an operation the spec defines."""
+    from conformance import known_ops
+
+    core = known_ops.core_operations(spec_dir)
+    if not known_ops.is_known(op, core, spec_dir):
+        raise CaseFileError(
+            f"{where}: unknown operation {op!r} (spec/operations.md defines: "
+            f"{', '.join(sorted(core))})"
+        )
+
+
 def case_files(root: Path | None = None) -> list[Path]:
+    """Every *.yaml under the golden directory; a missing folder or one without a case file is
+    an error, never an empty suite (PROTO-41)."""
     base = root or golden_dir()
-    return sorted(p for p in base.rglob("*.yaml") if p.is_file())
+    if not base.exists():
+        raise CaseFileError(f"{base}: golden directory does not exist")
+    if not base.is_dir():
+        raise CaseFileError(f"{base}: golden directory is not a directory")
+    found = sorted(p for p in base.rglob("*.yaml") if p.is_file())
+    if not found:
+        raise CaseFileError(f"{base}: golden directory holds no case file (*.yaml)")
+    return found
 
 
 def load_all(files: Iterable[Path] | None = None, root: Path | None = None) -> list[Case]:
@@ -475,7 +497,8 @@ def suite_profiles(cases: Iterable[Case], golden: Path | None = None) -> dict[st
 
 
 def matches(case: Case, pattern: str) -> bool:
-    """`--select` semantics: exact id, id glob, id prefix (`rrf/ties`), tag, stage or op."""
+    """`--select` semantics: exact id, id glob, id prefix (`rrf/ties`), tag, stage, op or a
+    clause id the case cites (`RRF-8`, PROTO-23)."""
     for name in (case.id, case.derived_from):  # DSL-23: a derived case goes with its base
         if name is None:
             continue
@@ -483,7 +506,12 @@ def matches(case: Case, pattern: str) -> bool:
             return True
         if name.startswith(pattern.rstrip("/") + "/"):
             return True
-    return pattern in case.tags or pattern == case.stage or pattern == case.op
+    return (
+        pattern in case.tags
+        or pattern == case.stage
+        or pattern == case.op
+        or pattern in case.clauses
+    )
 
 
 def select(cases: Sequence[Case], patterns: Sequence[str]) -> list[Case]:

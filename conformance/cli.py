@@ -16,9 +16,12 @@ import sys
 from collections.abc import Callable
 from typing import Any
 
+from conformance import errors
+
 #: (module, sub-commands it is expected to provide), in help order.
 SUBCOMMAND_MODULES: list[tuple[str, tuple[str, ...]]] = [
     ("conformance.runner", ("run",)),
+    ("conformance.listing", ("list",)),
     ("conformance.matrix", ("report",)),
     ("conformance.diff", ("diff",)),
     ("conformance.bundle", ("bundle",)),
@@ -27,28 +30,37 @@ SUBCOMMAND_MODULES: list[tuple[str, tuple[str, ...]]] = [
     ("conformance.selftest.cli", ("selftest",)),
     ("conformance.properties", ("properties",)),
     ("conformance.eval", ("eval",)),
+    ("conformance.scaffold", ("init-port",)),
+    ("conformance.kitpaths", ("data-path",)),
 ]
 
 
 def _unavailable(module: str, error: BaseException) -> Callable[[argparse.Namespace], int]:
     def handler(args: argparse.Namespace) -> int:
-        print(
-            f"hrc {args.command}: unavailable: cannot import {module}: "
-            f"{type(error).__name__}: {error}",
-            file=sys.stderr,
+        return errors.emit(
+            args.command, f"unavailable: cannot import {module}: {type(error).__name__}: {error}"
         )
-        return 2
 
     handler.accepts_any_arguments = True  # type: ignore[attr-defined]
     return handler
 
 
+def version_line() -> str:
+    """`hrc --version`: the kit, the spec and the protocol it checks."""
+    from conformance.protocol import PROTOCOL_VERSION
+    from conformance.report import kit_version
+    from reference import SPEC_VERSION
+
+    return f"hrc {kit_version()} (spec {SPEC_VERSION}, adapter protocol {PROTOCOL_VERSION})"
+
+
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+    parser = errors.OneLineParser(
         prog="hrc",
         description="Hybrid retrieval conformance kit: run golden cases against a port, "
         "bundle, regenerate and compare results.",
     )
+    parser.add_argument("--version", action="version", version=version_line())
     subparsers = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     for module_name, commands in SUBCOMMAND_MODULES:
         try:
@@ -72,11 +84,17 @@ def main(argv: list[str] | None = None) -> int:
     args, unknown = parser.parse_known_args(argv)
     handler: Callable[[argparse.Namespace], int] = args.func
     if unknown and not getattr(handler, "accepts_any_arguments", False):
-        parser.error(f"unrecognized arguments: {' '.join(unknown)}")
+        return errors.emit(args.command, f"unrecognized arguments: {' '.join(unknown)}")
     try:
-        return handler(args)
+        status = handler(args)
+        sys.stdout.flush()  # a full disk shows here, as one line (PROTO-44)
+        return status
     except BrokenPipeError:  # `hrc ... | head`
         return 1
+    except errors.HrcError as exc:
+        return errors.emit(args.command, str(exc))
+    except OSError as exc:  # a full disk, an output that vanished: one line (PROTO-44)
+        return errors.emit(args.command, errors.os_message(exc))
     except KeyboardInterrupt:
         print("hrc: interrupted", file=sys.stderr)
         return 130

@@ -15,12 +15,11 @@ import argparse
 import json
 import math
 import re
-import sys
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from conformance import protocol
+from conformance import errors, protocol
 from conformance.compare import differences, drop_timings
 from conformance.protocol import ProtocolError, lone_surrogate
 
@@ -65,11 +64,20 @@ def is_report(value: Any) -> bool:
 
 
 def _answer(case: dict[str, Any]) -> dict[str, Any]:
-    return {k: case[k] for k in ("output", "error") if k in case}
+    """What is normative in an answer (PROTO-46): the output, or the error's `kind` only; the
+    wording of an error message is the port's own (OP-2)."""
+    out: dict[str, Any] = {}
+    if "output" in case:
+        out["output"] = case["output"]
+    if "error" in case:
+        error = case["error"]
+        out["error"] = {"kind": error.get("kind")} if isinstance(error, dict) else error
+    return out
 
 
 def diff_reports(a: dict[str, Any], b: dict[str, Any]) -> list[Difference]:
-    """Per case: presence, status, and what the adapter answered."""
+    """Per case: presence, status, and what is normative in the answer (PROTO-46): the output
+    or the error kind; messages, durations, stderr and the adapter's name are not compared."""
     cases_a = {c["id"]: c for c in a["cases"]}
     cases_b = {c["id"]: c for c in b["cases"]}
     out: list[Difference] = []
@@ -98,6 +106,12 @@ def diff_reports(a: dict[str, Any], b: dict[str, Any]) -> list[Difference]:
 
 def diff_files(path_a: Path, path_b: Path, op: str | None = None) -> list[Difference]:
     a, b = load_strict(path_a), load_strict(path_b)
+    for path, value in ((path_a, a), (path_b, b)):
+        if is_report(value) and value.get("complete") is not True:
+            raise DiffInputError(
+                f"{path}: incomplete report (no \"complete\": true; PROTO-26): the run was cut "
+                "and a diff against it would be wrong"
+            )
     if is_report(a) and is_report(b):
         return diff_reports(a, b)
     return diff_values(a, b, op=op)
@@ -199,8 +213,7 @@ def cmd_diff(args: argparse.Namespace) -> int:
     try:
         found = diff_files(args.a, args.b, args.op)
     except DiffInputError as exc:
-        print(f"hrc diff: {exc}", file=sys.stderr)
-        return 2
+        return errors.emit("diff", str(exc))
     for difference in found:
         print(difference.render())
     if found:

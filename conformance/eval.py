@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from conformance import errors
 from conformance.eval_chart import svg_chart
 from conformance.eval_trec import EvalFileError, format_run, read_qrels, read_queries, read_run
 from reference import metrics
@@ -360,8 +361,7 @@ def _guard(handler: Callable[[argparse.Namespace], int]) -> Callable[[argparse.N
         try:
             return handler(args)
         except (UsageError, EvalFileError) as exc:
-            print(f"hrc eval: error: {exc}", file=sys.stderr)
-            return 2
+            return errors.emit("eval", str(exc))
 
     return run
 

@@ -20,7 +20,7 @@ from conformance.runner import CaseResult, RunResult
 
 _FAILURE = frozenset({"failed", "xpass"})
 _ERROR = frozenset({"errored", "crashed", "timed_out", "protocol_violation"})
-_SKIPPED = frozenset({"not_applicable", "xfail"})
+_SKIPPED = frozenset({"not_applicable", "xfail", "not_run"})
 _NOT_XML = re.compile("[^\u0009\u000a\u000d\u0020-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
 
 
@@ -46,14 +46,15 @@ def _detail(result: CaseResult) -> str:
 def to_element(run: RunResult) -> ET.Element:
     counts = run.counts()
     data_failed = run.data_check is not None and run.data_check.failed
+    aborted = run.aborted is not None
     suites = ET.Element("testsuites", name="hrc")
     suite = ET.SubElement(
         suites,
         "testsuite",
         name="hrc",
-        tests=str(len(run.results) + data_failed),
+        tests=str(len(run.results) + data_failed + aborted),
         failures=str(sum(counts[s] for s in _FAILURE) + data_failed),
-        errors=str(sum(counts[s] for s in _ERROR)),
+        errors=str(sum(counts[s] for s in _ERROR) + aborted),
         skipped=str(sum(counts[s] for s in _SKIPPED)),
         time=f"{run.duration_ms / 1000:.3f}",
         timestamp=run.started_at,
@@ -97,6 +98,11 @@ def to_element(run: RunResult) -> ET.Element:
             tc, "failure", message=xml_safe(run.data_check.summary()), type="data_check"
         )
         el.text = xml_safe("\n".join(f.describe() for f in run.data_check.problems()))
+    if run.aborted is not None:  # PROTO-40: one error for the adapter, the cases are not run
+        tc = ET.SubElement(suite, "testcase", classname="hrc.adapter", name="hrc-adapter-start")
+        message, stderr = run.aborted
+        el = ET.SubElement(tc, "error", message=xml_safe(printable(message)), type="aborted")
+        el.text = xml_safe("\n".join(printable(line) for line in stderr))
     return suites
 
 

@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from conformance import errors
 from conformance.report import ReportError, load
 
 
@@ -130,6 +131,12 @@ def register(subparsers: Any) -> None:
     )
     p.add_argument("reports", type=Path, nargs="+", metavar="REPORT.json")
     p.add_argument("--markdown", action="store_true", help="print a Markdown table")
+    p.add_argument("--html", type=Path, metavar="FILE",
+                   help="write one self-contained HTML page: matrix, failing cases, badges")
+    p.add_argument("--badge", type=Path, metavar="FILE.svg|DIR",
+                   help="write an SVG badge (one report) or one per port into DIR")
+    p.add_argument("--clause-url", metavar="TEMPLATE",
+                   help="link clauses in --html to TEMPLATE with {file}, {line}, {id} filled in")
     p.set_defaults(func=cmd_report)
 
 
@@ -137,8 +144,18 @@ def cmd_report(args: argparse.Namespace) -> int:
     try:
         documents = [load(path) for path in args.reports]
     except ReportError as exc:
-        print(f"hrc report: {exc}", file=sys.stderr)
-        return 2
+        return errors.emit("report", str(exc))
+    if args.html is not None or args.badge is not None:
+        from conformance import html_report
+
+        try:
+            written = html_report.write_outputs(documents, args.html, args.badge, args.clause_url)
+        except html_report.OutputError as exc:
+            return errors.emit("report", str(exc))
+        for path in written:
+            print(f"hrc report: wrote {path}")
+        if not args.markdown:
+            return 0
     stages, rows = build(documents)
     render = render_markdown if args.markdown else render_text
     sys.stdout.write(render(stages, rows))

@@ -26,7 +26,6 @@ from __future__ import annotations
 import argparse
 import itertools
 import json
-import sys
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
@@ -36,6 +35,7 @@ import yaml
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from conformance import errors
 from conformance.adapter_process import AdapterFault, AdapterProcess
 from conformance.compare import numbers_equal
 from reference.data import load_json
@@ -562,17 +562,15 @@ def cmd_properties(args: argparse.Namespace) -> int:
     unknown = [n for n in args.select if n not in PROPERTIES]
     if unknown or args.examples < 1:
         what = f"unknown property {', '.join(unknown)}" if unknown else "--examples must be >= 1"
-        print(f"hrc properties: {what} (known: {', '.join(PROPERTIES)})", file=sys.stderr)
-        return 2
+        return errors.emit("properties", f"{what} (known: {', '.join(PROPERTIES)})")
     try:
         argv = adapter_argv(args.adapter)
     except SelectionError as exc:
-        print(f"hrc properties: {exc}", file=sys.stderr)
-        return 2
+        return errors.emit("properties", str(exc))
     try:
         results = run_properties(argv, args.examples, args.select or None)
     except AdapterFault as fault:
-        print(f"hrc properties: cannot start the adapter: {fault.message}", file=sys.stderr)
+        errors.emit("properties", f"cannot start the adapter: {fault.message}")
         return 1
     for result in results:
         line = f"{result.status:<15} {result.name}"

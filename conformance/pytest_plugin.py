@@ -7,6 +7,10 @@ reason, and a case listed in `--hrc-expected-failures` as a strict xfail. A firs
 `hrc-data-files`, fails when the adapter loaded stale or unknown spec/data files and warns
 when its hello reports none (PROTO-29, PROTO-30). A profile case carries its profile's
 capability (`profile:NAME`) as a keyword. Without `--hrc-adapter` the plugin does nothing.
+
+`--hrc-only` collects nothing from test files (no test module is even imported), so a port's
+repository, or this one, runs the golden cases alone. A failing case's line in pytest's short
+summary (`-r f`) names the status and the first differing field, like `hrc run` does.
 """
 
 from __future__ import annotations
@@ -17,8 +21,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from _pytest._code.code import ReprFileLocation, TerminalRepr
+from _pytest._io import TerminalWriter
 
 from conformance.cases import Case, CaseFileError, case_files, load_all
+from conformance.printable import printable
 from conformance.profiles import spec_dir_for
 from conformance.runner import AdapterSession, CaseResult, RunOptions, check_data
 from reference.data import kit_root
@@ -41,6 +48,12 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         "--hrc-timeout", action="store", type=float, default=5.0, help="per-case timeout (5 s)"
     )
     group.addoption(
+        "--hrc-only",
+        action="store_true",
+        default=False,
+        help="run only the golden cases: collect nothing from test files",
+    )
+    group.addoption(
         "--hrc-expected-failures",
         action="store",
         default=None,
@@ -54,6 +67,31 @@ class HrcCaseFailure(Exception):
     def __init__(self, result: CaseResult) -> None:
         super().__init__(result.message or result.status)
         self.result = result
+
+
+def summary_line(result: CaseResult) -> str:
+    """The short-summary text of a failing case: status, then the first differing field."""
+    mismatch = result.mismatch
+    if mismatch is not None:
+        text = (
+            f"at {mismatch.path or '/'}: {mismatch.reason}: expected {mismatch.expected!r}, "
+            f"got {mismatch.actual!r}"
+        )
+    else:
+        text = (result.message or result.status).splitlines()[0] if result.message else ""
+    return printable(f"[{result.status}] {text}".rstrip())
+
+
+class HrcFailureRepr(TerminalRepr):
+    """A failure block whose `reprcrash` message is the summary line (pytest's `-r f`, JUnit)."""
+
+    def __init__(self, text: str, path: Path, line: int, message: str) -> None:
+        self.text = text
+        self.reprcrash = ReprFileLocation(str(path), line, message)
+
+    def toterminal(self, tw: TerminalWriter) -> None:
+        for line in self.text.splitlines():
+            tw.line(line)
 
 
 class HrcSuite(pytest.Collector):
@@ -120,6 +158,10 @@ class HrcCaseItem(pytest.Item):
     def runtest(self) -> None:
         session = _session(self.config)
         result = session.run_case(self.case)
+        if session.aborted is not None:  # PROTO-40: one error, not a failure per case
+            message, stderr = session.aborted
+            tail = "".join(f"\n  | {line}" for line in stderr)
+            pytest.exit(f"hrc: error: {message}{tail}", returncode=2)
         if result.status == "passed":
             return
         if result.status == "not_applicable":
@@ -135,7 +177,12 @@ class HrcCaseItem(pytest.Item):
             if golden:
                 parts += ["--golden", golden]
             repro = shlex.join(parts)
-            return failure_block(excinfo.value.result, repro).rstrip("\n")
+            result = excinfo.value.result
+            path, line, _ = self.reportinfo()
+            return HrcFailureRepr(
+                failure_block(result, repro).rstrip("\n"), Path(path), (line or 0) + 1,
+                summary_line(result),
+            )
         return super().repr_failure(excinfo)
 
     def reportinfo(self) -> tuple[Path, int, str]:
@@ -148,9 +195,17 @@ class HrcCaseItem(pytest.Item):
 def _session(config: pytest.Config) -> AdapterSession:
     session = config.stash.get(_SESSION, None)
     if session is None:
-        argv = shlex.split(config.getoption("--hrc-adapter"))
+        from conformance.known_ops import known_operations
+        from conformance.runner import adapter_argv
+
+        golden = config.getoption("--hrc-golden")
+        try:
+            argv = adapter_argv(config.getoption("--hrc-adapter"))
+        except ValueError as exc:
+            raise pytest.UsageError(f"hrc: error: {exc}") from exc
         options = RunOptions(timeout=config.getoption("--hrc-timeout"))
-        session = AdapterSession(argv, options)
+        known = known_operations(spec_dir_for(Path(golden) if golden else None))
+        session = AdapterSession(argv, options, known)
         config.stash[_SESSION] = session
     return session
 
@@ -180,6 +235,22 @@ def pytest_collection_modifyitems(
             if entry is not None:
                 item.add_marker(pytest.mark.xfail(reason=entry.reason, strict=True))
     items.extend(new_items)
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    if config.getoption("--hrc-only", default=False) and not config.getoption(
+        "--hrc-adapter", default=None
+    ):
+        raise pytest.UsageError("hrc: --hrc-only needs --hrc-adapter CMD")
+
+
+def pytest_ignore_collect(collection_path: Path, config: pytest.Config) -> bool | None:
+    """`--hrc-only`: no test file is collected (or imported); only the golden cases run."""
+    if config.getoption("--hrc-only", default=False) and config.getoption(
+        "--hrc-adapter", default=None
+    ):
+        return True
+    return None
 
 
 def pytest_unconfigure(config: pytest.Config) -> None:

@@ -29,6 +29,7 @@ from typing import Any
 
 import yaml
 
+from conformance import errors
 from conformance.cases import (
     Case,
     CaseFileError,
@@ -415,13 +416,12 @@ def cmd_regen(args: argparse.Namespace) -> int:
         )
         cases = [c for c in cases if c.derived_from is None]  # DSL-23: same file node as base
     except (CaseFileError, SelectionError) as exc:
-        print(f"hrc regen: {exc}", file=sys.stderr)
-        return 2
+        return errors.emit("regen", str(exc))
     changes, problems = plan(cases, registry())
     try:
         edits = apply(changes)
     except RegenError as exc:
-        print(f"hrc regen: {exc}", file=sys.stderr)
+        errors.emit("regen", str(exc))
         return 1
     for path, (old, new) in edits.items():
         sys.stdout.write(unified(path, old, new))

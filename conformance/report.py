@@ -16,6 +16,7 @@ from importlib import metadata
 from pathlib import Path
 from typing import Any, TextIO
 
+from conformance import not_applicable
 from conformance import profiles as profiles_mod
 from conformance.cases import Case, golden_dir, schema_validator, suite_profiles
 from conformance.printable import printable
@@ -34,6 +35,7 @@ _STATUS_CHAR = {
     "not_applicable": "n",
     "xfail": "x",
     "xpass": "X",
+    "not_run": "-",
 }
 #: Outcomes where the adapter's stderr helps explain what happened.
 _SHOW_STDERR = frozenset({"errored", "crashed", "timed_out", "protocol_violation"})
@@ -62,23 +64,39 @@ class SuiteInfo:
         return cls(SPEC_VERSION, len(suite), where, suite_profiles(suite, golden))
 
 
-def footer(counts: dict[str, int], data_failed: bool = False) -> str:
-    """The CI-parsed last line (PROTO-24); a failed data check counts as one failure."""
+def footer(counts: dict[str, int], data_failed: bool = False, unmet: int = 0) -> str:
+    """The CI-parsed last line (PROTO-24); a failed data check and each unmet `--require`
+    count as one failure (PROTO-42); cases never run are counted after it (PROTO-40)."""
     passed = counts.get("passed", 0)
-    failed = sum(counts.get(s, 0) for s in FAILING) + (1 if data_failed else 0)
+    failed = sum(counts.get(s, 0) for s in FAILING) + (1 if data_failed else 0) + unmet
     skipped = sum(counts.get(s, 0) for s in SKIPPED)
-    return f"hrc: {passed} passed, {failed} failed, {skipped} skipped"
+    line = f"hrc: {passed} passed, {failed} failed, {skipped} skipped"
+    not_run = counts.get("not_run", 0)
+    return line + (f", {not_run} not run" if not_run else "")
 
 
-def summary(counts: dict[str, int], data_failed: bool = False) -> dict[str, Any]:
-    """Outcome counts; `ok` is false when a case failed the run or the data check failed."""
+def summary(
+    counts: dict[str, int], data_failed: bool = False, unmet: int = 0, aborted: bool = False
+) -> dict[str, Any]:
+    """Outcome counts; `ok` is false when a case failed the run, the data check failed, a
+    requirement was not met or the adapter could not be used (PROTO-40, 42)."""
     out: dict[str, Any] = {"total": sum(counts.values())}
     for status in OUTCOMES:
         out[status] = counts.get(status, 0)
     out["skipped"] = sum(counts.get(s, 0) for s in SKIPPED)
-    out["ok"] = not data_failed and not any(counts.get(s, 0) for s in FAILING)
-    out["footer"] = footer(counts, data_failed)
+    out["ok"] = (
+        not data_failed and not unmet and not aborted
+        and not any(counts.get(s, 0) for s in FAILING)
+    )
+    out["footer"] = footer(counts, data_failed, unmet)
     return out
+
+
+def run_summary(run: RunResult) -> dict[str, Any]:
+    """The summary of a whole run."""
+    data_failed = run.data_check is not None and run.data_check.failed
+    unmet = sum(not v.met for v in run.requirements)
+    return summary(run.counts(), data_failed, unmet, run.aborted is not None)
 
 
 def _spec_warnings(run: RunResult, suite: SuiteInfo) -> list[str]:
@@ -209,9 +227,13 @@ def build(run: RunResult, suite: SuiteInfo) -> dict[str, Any]:
             "selected": len(run.results),
             "golden": suite.golden,
         },
-        "summary": summary(run.counts(), run.data_check is not None and run.data_check.failed),
+        "summary": run_summary(run),
         "warnings": _spec_warnings(run, suite),
     }
+    if run.aborted is not None:
+        document["aborted"] = {"message": run.aborted[0], "stderr": list(run.aborted[1])}
+    if run.requirements:
+        document["require"] = [v.to_json() for v in run.requirements]
     if run.data_check is not None:
         document["dataCheck"] = run.data_check.to_json()
     if suite.profiles:
@@ -309,6 +331,7 @@ def failure_block(result: CaseResult, repro: str, quiet: bool = False) -> str:
         f"  why:      {printable(case.description)}",
         f"  clauses:  {printable(', '.join(case.clauses))}",
         f"  case:     {where}",
+        f"  input:    {visible(case.input)}",
     ]
     if result.mismatch is not None:
         mm = result.mismatch
@@ -346,7 +369,10 @@ def render_text(run: RunResult, suite: SuiteInfo, repro: str, quiet: bool = Fals
     for result in run.results:
         if result.status in FAILING:
             parts.append(failure_block(result, repro, quiet))
+    parts.append(aborted_block(run))
     parts.append(data_block(run))
+    parts.append(require_block(run))
+    parts.append(not_applicable.block(run.results))
     parts.append(profile_lines(run, suite))
     counts = run.counts()
     width = max(len(s) for s in OUTCOMES)
@@ -356,9 +382,37 @@ def render_text(run: RunResult, suite: SuiteInfo, repro: str, quiet: bool = Fals
             parts.append(f"  {status:<{width}} {counts[status]:>6}{note}\n")
     if run.restarts:
         parts.append(f"  adapter restarts: {run.restarts}\n")
-    data_failed = run.data_check is not None and run.data_check.failed
-    parts.append(footer(counts, data_failed) + "\n")
+    parts.append(run_summary(run)["footer"] + "\n")
     return "".join(parts)
+
+
+def aborted_block(run: RunResult) -> str:
+    """PROTO-40: the adapter's stderr tail, once, when the run could not use the adapter (the
+    error line itself goes to stderr, see `aborted_error`)."""
+    if run.aborted is None or not run.aborted[1]:
+        return ""
+    stderr = run.aborted[1]
+    lines = [f"adapter stderr (last {len(stderr)} lines):"]
+    lines.extend(f"  | {printable(line)}" for line in stderr)
+    return "\n".join(lines) + "\n"
+
+
+def aborted_error(run: RunResult) -> str:
+    """The one-line cause of an aborted run, with how many cases it left unrun."""
+    assert run.aborted is not None
+    count = run.counts()["not_run"]
+    noun = "case" if count == 1 else "cases"
+    return f"{run.aborted[0]}; {count} selected {noun} not run"
+
+
+def require_block(run: RunResult) -> str:
+    """Every unmet `--require` (PROTO-42), or ""."""
+    unmet = [v for v in run.requirements if not v.met]
+    if not unmet:
+        return ""
+    lines = ["REQUIREMENT NOT MET: the run does not cover what --require asks"]
+    lines += [f"  {printable(v.describe())}" for v in unmet]
+    return "\n".join(lines) + "\n\n"
 
 
 def data_block(run: RunResult) -> str:
@@ -392,12 +446,16 @@ class Progress:
         self.total = total
         self.stream = stream
         self.done = 0
+        self.skipped_quietly = 0
         self.width = width
         isatty = getattr(stream, "isatty", None)
         self.tty = bool(isatty and isatty())
 
     def update(self, result: CaseResult) -> None:
         self.done += 1
+        if result.status == "not_run":  # counted in the footer; nothing to watch (PROTO-40)
+            self.skipped_quietly += 1
+            return
         if self.tty:
             digits = len(str(self.total))
             self.stream.write(
@@ -412,6 +470,6 @@ class Progress:
     def finish(self) -> None:
         if self.tty:
             self.stream.write("\r\x1b[K")
-        elif self.done % self.width:
+        elif (self.done - self.skipped_quietly) % self.width:
             self.stream.write("\n")
         self.stream.flush()

@@ -25,8 +25,10 @@ from conformance.cases import Case, CaseFileError, SelectionError, case_files, l
 from conformance.compare import Mismatch, check
 from conformance.datafiles import DataCheck
 from conformance.expectations import ExpectationsError, ExpectedFailure
+from conformance.known_ops import unknown_operations
 from conformance.printable import bounded
 from conformance.protocol import Hello, Message
+from conformance.require import Verdict
 from conformance.trace_check import trace_problem
 
 #: Every outcome a case can get, in report order.
@@ -40,12 +42,16 @@ OUTCOMES: tuple[str, ...] = (
     "not_applicable",
     "xfail",
     "xpass",
+    "not_run",
 )
 #: Outcomes that make a run fail (and count as "failed" in the footer).
 FAILING = frozenset({"failed", "errored", "crashed", "timed_out", "protocol_violation", "xpass"})
 #: Outcomes the footer counts as "skipped".
 SKIPPED = frozenset({"not_applicable", "xfail"})
 BUDGET_EXHAUSTED = "adapter restart budget exhausted"
+#: PROTO-40: the outcome of a selected case the run never reached (the adapter did not start,
+#: or --maxfail stopped the run); neither a pass, a failure nor a skip.
+NOT_RUN = "not_run"
 #: Characters of a message, and of each JSON-encoded mismatch value, a result keeps (PROTO-39).
 KEEP_TEXT_CHARS = 4096
 REFERENCE_ADAPTER_MODULE = "conformance.adapter_reference"
@@ -143,10 +149,19 @@ def _keep_mismatch(mismatch: Mismatch | None) -> Mismatch | None:
 class AdapterSession:
     """One adapter across a run: start, handshake, restart, budget (PROTO-13..18)."""
 
-    def __init__(self, argv: Sequence[str], options: RunOptions | None = None) -> None:
+    def __init__(
+        self,
+        argv: Sequence[str],
+        options: RunOptions | None = None,
+        known_ops: frozenset[str] | None = None,
+    ) -> None:
         self.argv = list(argv)
         self.options = options or RunOptions()
+        #: operation names a hello may declare (PROTO-41); None accepts any name.
+        self.known_ops = known_ops
         self.hello: Hello | None = None
+        #: PROTO-40: why the adapter could not be started, with its stderr tail; None if it ran.
+        self.aborted: tuple[str, tuple[str, ...]] | None = None
         self.starts = 0
         self.restarts = 0
         #: human-readable log of every restart and handshake failure, for the report.
@@ -195,15 +210,32 @@ class AdapterSession:
                 if not fault.retryable:
                     break
                 continue
+            unknown = unknown_operations(hello, self.known_ops)
+            if unknown:
+                stderr = tuple(proc.stderr_tail())
+                proc.kill()
+                why = (
+                    "adapter hello declares unknown operation(s) "
+                    + ", ".join(repr(op) for op in unknown)
+                    + " (spec/operations.md names the operations)"
+                )
+                self.events.append(why)
+                self._abort(why, stderr)
+                return
             self.hello = hello
             self._proc = proc
             return
         assert last is not None
-        self._gave_up = (
-            last.outcome,
-            f"adapter handshake failed after {attempts} attempt(s): {last.message}",
+        self._abort(
+            f"adapter handshake failed after {attempts} attempt(s) ({last.outcome}): "
+            f"{last.message}",
             tuple(last.stderr),
         )
+
+    def _abort(self, message: str, stderr: tuple[str, ...]) -> None:
+        """PROTO-40: the adapter cannot be used; the cases not yet run are `not_run`."""
+        self.aborted = (message, stderr)
+        self._gave_up = (NOT_RUN, f"not run: {message}", ())
 
     def _not_applicable(self, case: Case) -> CaseResult | None:
         if self.hello is None:
@@ -261,7 +293,10 @@ class AdapterSession:
                 )
                 return None
             self.events.append(f"{case.id}: {fault.outcome}: {fault.message}; restarting")
-            return CaseResult(case, fault.outcome, lost, fault.message, stderr=tuple(fault.stderr))
+            # Only the lines written since this case was sent: an earlier case's stderr is not
+            # this case's (PROTO-3).
+            fresh = tuple(proc.stderr_since(mark, fresh_only=True))
+            return CaseResult(case, fault.outcome, lost, fault.message, stderr=fresh)
         self._collect_extra(proc)
         elapsed = round((time.perf_counter() - started) * 1000, 3)
         status, text, mismatch = classify(case, reply)
@@ -275,7 +310,7 @@ class AdapterSession:
                 "prefix": _json_text(response)[: KEEP_TEXT_CHARS // 4],
             }}}
         del reply
-        stderr = tuple(proc.stderr_since(mark)) if status != "passed" else ()
+        stderr = tuple(proc.stderr_since(mark, fresh_only=True)) if status != "passed" else ()
         return CaseResult(
             case, status, elapsed, _keep_text(text), _keep_mismatch(mismatch), response, stderr
         )
@@ -359,6 +394,10 @@ class RunResult:
     options: RunOptions = field(default_factory=RunOptions)
     #: the hello's dataFiles against the kit's spec/data (PROTO-29); None without a hello.
     data_check: DataCheck | None = None
+    #: PROTO-40: why the adapter could not be used, and its stderr tail; None when it ran.
+    aborted: tuple[str, tuple[str, ...]] | None = None
+    #: PROTO-42: the `--require` verdicts (set by the caller after the run).
+    requirements: list[Verdict] = field(default_factory=list)
 
     def counts(self) -> dict[str, int]:
         counts = dict.fromkeys(OUTCOMES, 0)
@@ -370,6 +409,8 @@ class RunResult:
     def ok(self) -> bool:
         """No case failed the run and no spec/data file is stale or unknown (PROTO-25, 29)."""
         data_failed = self.data_check is not None and self.data_check.failed
+        if self.aborted is not None or any(not v.met for v in self.requirements):
+            return False
         return not data_failed and not any(r.status in FAILING for r in self.results)
 
 
@@ -391,14 +432,18 @@ def run_suite(
     expected: Mapping[str, ExpectedFailure] | None = None,
     on_result: Callable[[CaseResult], None] | None = None,
     data_dir: Path | None = None,
+    known_ops: frozenset[str] | None = None,
+    maxfail: int | None = None,
 ) -> RunResult:
     """Run every case once against one persistent adapter (restarted as needed).
 
-    `data_dir` is the spec/data the hello's dataFiles are checked against (default: the kit's).
+    `data_dir` is the spec/data the hello's dataFiles are checked against (default: the kit's);
+    `known_ops` the operation names a hello may declare (PROTO-41); after `maxfail` failing
+    cases the rest are `not_run` (PROTO-40).
     """
     options = options or RunOptions()
     expected = expected or {}
-    session = AdapterSession(argv, options)
+    session = AdapterSession(argv, options, known_ops)
     started_at = dt.datetime.now(dt.UTC).isoformat(timespec="seconds")
     clock = time.perf_counter()
     results: list[CaseResult] = []
@@ -424,14 +469,24 @@ def run_suite(
             )
             results[index] = apply_expectation(violated, expected.get(case_id))
 
+    stop: str | None = None
+    failing = 0
     try:
         for case in cases:
-            result = apply_expectation(session.run_case(case), expected.get(case.id))
+            if stop is None and session.aborted is not None:
+                stop = f"not run: {session.aborted[0]}"
+            if stop is not None:
+                result = CaseResult(case, NOT_RUN, message=stop)
+            else:
+                result = apply_expectation(session.run_case(case), expected.get(case.id))
             where[case.id] = len(results)
             results.append(result)
             charge_double_answers()
             if on_result is not None:
                 on_result(result)
+            failing += result.status in FAILING
+            if stop is None and maxfail is not None and failing >= maxfail:
+                stop = f"not run: the run stopped after {failing} failing case(s) (--maxfail)"
     finally:
         session.close()
         charge_double_answers()
@@ -445,6 +500,7 @@ def run_suite(
         duration_ms=round((time.perf_counter() - clock) * 1000, 3),
         options=options,
         data_check=check_data(session.hello, data_dir),
+        aborted=session.aborted,
     )
 
 
@@ -452,16 +508,29 @@ def run_suite(
 
 
 def _positive(text: str) -> float:
-    value = float(text)
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
     if not value > 0:
         raise argparse.ArgumentTypeError("must be a positive number of seconds")
     return value
 
 
 def _count(text: str) -> int:
-    value = int(text)
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
     if value < 0:
         raise argparse.ArgumentTypeError("must be >= 0")
+    return value
+
+
+def _at_least_one(text: str) -> int:
+    value = _count(text)
+    if value < 1:
+        raise argparse.ArgumentTypeError("must be >= 1")
     return value
 
 
@@ -479,7 +548,8 @@ def register(subparsers: Any) -> None:
         action="append",
         default=[],
         metavar="PATTERN",
-        help="case id, id glob, id prefix, tag, stage or op (repeatable; any matches)",
+        help="case id, id glob, id prefix, tag, stage, op or clause id (repeatable; any "
+        "matches)",
     )
     p.add_argument("--golden", type=Path, metavar="DIR", help="golden case directory")
     p.add_argument("--report-json", type=Path, metavar="PATH", help="write the JSON report")
@@ -500,6 +570,35 @@ def register(subparsers: Any) -> None:
         "--expected-failures", type=Path, metavar="FILE", help="YAML list of {id, reason, link?}"
     )
     p.add_argument("--quiet", action="store_true", help="no progress; one line per failure")
+    p.add_argument(
+        "--require",
+        action="append",
+        default=[],
+        metavar="WHAT",
+        help="fail unless covered: all, stage:NAME, op:NAME or a capability (repeatable, "
+        "comma-separated; PROTO-42)",
+    )
+    p.add_argument(
+        "--maxfail",
+        type=_at_least_one,
+        metavar="N",
+        help="stop after N failing cases; the rest are not run (PROTO-40)",
+    )
+    p.add_argument(
+        "-x",
+        "--exitfirst",
+        dest="maxfail",
+        action="store_const",
+        const=1,
+        help="stop after the first failing case (--maxfail 1)",
+    )
+    p.add_argument(
+        "--update-expected-failures",
+        type=Path,
+        metavar="FILE",
+        help="write FILE listing every failing case, each with a placeholder reason a human "
+        "must replace",
+    )
     p.set_defaults(func=cmd_run)
 
 
@@ -507,7 +606,11 @@ def adapter_argv(adapter: str | None) -> list[str]:
     """The adapter command line; the reference adapter when none is given."""
     if adapter is None:
         return python_command(REFERENCE_ADAPTER_MODULE)
-    argv = shlex.split(adapter)
+    try:
+        argv = shlex.split(adapter)
+    except ValueError as exc:  # unbalanced quotes, a trailing backslash
+        raise SelectionError(f"--adapter {adapter!r}: cannot split the command line: {exc}") \
+            from None
     if not argv:
         raise SelectionError("--adapter is empty")
     return argv
@@ -526,21 +629,34 @@ def repro_prefix(args: argparse.Namespace) -> str:
 
 
 def cmd_run(args: argparse.Namespace) -> int:
-    from conformance import expectations, junit, report
+    from conformance import errors, expectations, junit, known_ops, report, require
+    from conformance import update_expected as update
     from conformance.profiles import spec_dir_for
 
+    spec_dir = spec_dir_for(args.golden)
     try:
         argv = adapter_argv(args.adapter)
         suite = load_all(case_files(args.golden), root=args.golden)
         chosen = select(suite, args.select)
         expected = (
-            expectations.load(args.expected_failures, (c.id for c in suite))
+            expectations.load(
+                args.expected_failures,
+                (c.id for c in suite),
+                allow_placeholder=args.update_expected_failures is not None,
+            )
             if args.expected_failures is not None
             else {}
         )
+        known = known_ops.known_operations(spec_dir, (c.op for c in suite))
+        requirements = require.parse(args.require)
+        require.check_names(requirements, suite, known, spec_dir)
+        # Outputs are checked before the suite runs, not after (PROTO-44).
+        for path, what in ((args.report_json, "--report-json"), (args.junit, "--junit"),
+                           (args.update_expected_failures, "--update-expected-failures")):
+            if path is not None:
+                errors.check_writable(path, what)
     except (CaseFileError, SelectionError, ExpectationsError) as exc:
-        print(f"hrc run: {exc}", file=sys.stderr)
-        return 2
+        return errors.emit("run", str(exc))
     options = RunOptions(
         timeout=args.timeout,
         handshake_timeout=args.handshake_timeout,
@@ -554,11 +670,17 @@ def cmd_run(args: argparse.Namespace) -> int:
         options,
         expected,
         progress.update if progress is not None else None,
-        data_dir=spec_dir_for(args.golden) / "data",
+        data_dir=spec_dir / "data",
+        known_ops=known,
+        maxfail=args.maxfail,
     )
     if progress is not None:
         progress.finish()
+    if run.hello is not None and run.aborted is None:
+        run.requirements = require.evaluate(requirements, chosen, run.hello)
     suite_info = report.SuiteInfo.for_cases(suite, args.golden)
+    if run.aborted is not None:
+        errors.emit("run", report.aborted_error(run))
     out = sys.stdout
     out.write(report.render_text(run, suite_info, repro_prefix(args), quiet=args.quiet))
     out.flush()
@@ -567,4 +689,10 @@ def cmd_run(args: argparse.Namespace) -> int:
         report.write_json(args.report_json, document)
     if args.junit is not None:
         junit.write(args.junit, run)
+    if args.update_expected_failures is not None and run.aborted is None:
+        written = update.write(args.update_expected_failures, run, dict(expected))
+        print(f"hrc run: wrote {written} expected failure(s) to {args.update_expected_failures}; "
+              f"replace every reason {update.PLACEHOLDER!r} before using it", file=sys.stderr)
+    if run.aborted is not None:
+        return errors.USAGE
     return 0 if run.ok else 1

@@ -43,8 +43,8 @@ def register(subparsers: Any) -> None:
         dest="intent_table",
         help="intent rule table (spec/intent.md INTENT-13)",
     )
-    s.add_argument("--trace", action="store_true", help="also print the full trace")
-    s.add_argument("--json", action="store_true", help="print {results, trace} as JSON")
+    s.add_argument("--trace", action="store_true", help="also print a readable view of the trace")
+    s.add_argument("--json", action="store_true", help="print {results, trace} as JSON instead")
     s.set_defaults(func=cmd_search)
 
 
@@ -61,9 +61,14 @@ def shown(text: str) -> str:
     return "".join(out)
 
 
-def _fail(message: str, status: int = 2) -> int:
-    print(f"hrc: error: {shown(message)}", file=sys.stderr)
+def _fail(command: str, message: str, status: int = 2) -> int:
+    """The one error line every hrc command writes: `hrc COMMAND: error: ...` (PROTO-44)."""
+    print(f"hrc {command}: error: {shown(message)}", file=sys.stderr)
     return status
+
+
+def _plural(count: int, noun: str) -> str:
+    return f"{count} {noun}" + ("" if count == 1 else "s")
 
 
 @contextlib.contextmanager
@@ -95,7 +100,7 @@ def _index_into(root: Path, db: Path) -> tuple[Any, bool]:
     def run(index: SqliteIndex) -> Any:
         # BACKEND-25: vectors are written with their chunks, in the same transaction.
         with index.transaction():
-            report = index_directory(root, index)
+            report = index_directory(root, index, skip_undecodable=True)
             index.store_missing_vectors()
             index.store_missing_words()  # TRI-1: the trigram rung loads them, never rebuilds
         return report
@@ -138,20 +143,23 @@ def cmd_index(args: argparse.Namespace) -> int:
 
     root: Path = args.directory
     if not root.is_dir():
-        return _fail(f"not a directory: {root}")
+        return _fail("index", f"not a directory: {root}")
     db: Path = args.db
     if db.parent and not db.parent.exists():
-        return _fail(f"folder of the database does not exist: {db.parent}")
+        return _fail("index", f"folder of the database does not exist: {db.parent}")
     try:
-        report, _ = _index_into(root, db)
+        report, _ = _index_into(root, db)  # a non-UTF-8 file is skipped and reported
     except (IndexingError, IndexError_) as exc:
-        return _fail(str(exc), 1)
+        return _fail("index", str(exc), 1)
     except OSError as exc:
-        return _fail(f"cannot write the index {db}: {exc.strerror or exc}", 1)
+        return _fail("index", f"cannot write the index {db}: {exc.strerror or exc}", 1)
     except MemoryError:
-        return _fail("out of memory while indexing; nothing was written", 1)
+        return _fail("index", "out of memory while indexing; nothing was written", 1)
     for line in report.skipped:
-        print(f"hrc: warning: {shown(line)}", file=sys.stderr)
+        print(f"hrc index: warning: {shown(line)}", file=sys.stderr)
+    if not (report.added or report.updated or report.unchanged):
+        print(f"hrc index: warning: no *.md or *.txt file to index under {shown(str(root))}; "
+              "the index is empty", file=sys.stderr)
     summary = ", ".join(f"{v} {k}" for k, v in report.counts().items())
     print(f"indexed {shown(str(root))} into {shown(str(db))}: {summary}")
     return 0
@@ -191,7 +199,7 @@ def _format_trace_summary(trace: dict[str, Any]) -> str:
         out.append(f"intent: {intent['label']}, {len(intent['adjusted'])} results reweighted")
     u = trace["unanimity"]
     if u["evaluated"]:
-        out.append(f"unanimity: {u['agreements']} agreements, fired={u['fired']}")
+        out.append(f"unanimity: {_plural(u['agreements'], 'agreement')}, fired={u['fired']}")
     out.append(f"rerank: {trace['rerank']['outcome']}")
     return "\n".join(out)
 
@@ -207,11 +215,13 @@ def cmd_search(args: argparse.Namespace) -> int:
 
     db: Path = args.db
     if not db.is_file():
-        return _fail(f"database not found: {db} (create it with `hrc index DIR --db {db}`)")
+        return _fail(
+            "search", f"database not found: {db} (create it with `hrc index DIR --db {db}`)"
+        )
     query: str = args.query
     if any("\ud800" <= ch <= "\udfff" for ch in query):
         # A byte that is not UTF-8 in argv arrives as a lone surrogate (surrogateescape).
-        return _fail("invalid_input: the query is not valid UTF-8")
+        return _fail("search", "invalid_input: the query is not valid UTF-8")
     request = {
         "query": query,
         "mode": args.mode,
@@ -224,7 +234,7 @@ def cmd_search(args: argparse.Namespace) -> int:
     try:
         index = SqliteIndex(db)
     except IndexError_ as exc:
-        return _fail(str(exc), 1)
+        return _fail("search", str(exc), 1)
     try:
         embedder = None if args.no_embedder else HashEmbedder()
         # BACKEND-25: the vectors `hrc index` stored; an older index is embedded here.
@@ -233,18 +243,16 @@ def cmd_search(args: argparse.Namespace) -> int:
                             reranker=LexicalReranker())
         results, trace = search(request, backends)
     except InvalidInput as exc:
-        return _fail(str(exc))
+        return _fail("search", str(exc))
     except IndexError_ as exc:
-        return _fail(str(exc), 1)
+        return _fail("search", str(exc), 1)
     finally:
         index.close()
     if args.json:
         print(json.dumps({"results": results, "trace": trace}, ensure_ascii=False, indent=2))
         return 0
     print(_format_table(results))
-    if args.trace:
+    if args.trace:  # the readable view; the whole trace as JSON is `--json`
         print()
         print(_format_trace_summary(trace))
-        print()
-        print(json.dumps(trace, ensure_ascii=False, indent=2))
     return 0

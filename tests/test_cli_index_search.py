@@ -71,6 +71,28 @@ def test_search_trace_shows_the_ladder(
     assert "kubernetes.md" in out
 
 
+def test_trace_is_the_readable_view_and_json_is_the_json(
+    indexed: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """TRACE-1: `--trace` prints the readable view only (no JSON dump after it); the whole trace
+    as JSON is `--json`."""
+    assert main(["search", "--db", str(indexed), "kubernetes", "--trace"]) == 0
+    out = capsys.readouterr().out
+    assert "mode: auto -> " in out and "rerank: " in out
+    assert '"requestedMode"' not in out and "{" not in out
+    assert main(["search", "--db", str(indexed), "kubernetes", "--json"]) == 0
+    assert "requestedMode" in json.loads(capsys.readouterr().out)["trace"]
+
+
+def test_one_agreement_is_singular() -> None:
+    """UNAN-1: the readable trace says `1 agreement`, `2 agreements`."""
+    from reference.cli import _plural
+
+    assert _plural(1, "agreement") == "1 agreement"
+    assert _plural(0, "agreement") == "0 agreements"
+    assert _plural(2, "agreement") == "2 agreements"
+
+
 def test_missing_database_is_a_one_line_error(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -95,15 +117,30 @@ def test_unknown_mode_is_rejected(tmp_path: Path) -> None:
     assert info.value.code == 2
 
 
-def test_unreadable_file_leaves_no_database(
+def test_non_utf8_file_is_reported_and_skipped_not_the_end_of_the_run(
     notes: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    """BACKEND-13: a file that is not UTF-8 fails the run, names the file, writes nothing."""
+    """BACKEND-13: `hrc index` reports a file that is not UTF-8 on one warning line naming it
+    and indexes the rest."""
     write(notes, "broken.md", b"\xff\xfe not utf-8")
     db = tmp_path / "n.db"
-    assert main(["index", str(notes), "--db", str(db)]) == 1
-    assert "broken.md" in capsys.readouterr().err
-    assert not db.exists()
+    assert main(["index", str(notes), "--db", str(db)]) == 0
+    err = capsys.readouterr().err.splitlines()
+    assert len(err) == 1 and err[0].startswith("hrc index: warning: broken.md: not valid UTF-8")
+    assert db.exists()
+    assert main(["search", "--db", str(db), "--json", "kubernetes"]) == 0
+
+
+def test_empty_folder_warns_that_the_index_is_empty(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """BACKEND-12: indexing a folder without a *.md or *.txt file warns instead of a silent
+    empty index."""
+    (tmp_path / "empty").mkdir()
+    assert main(["index", str(tmp_path / "empty"), "--db", str(tmp_path / "n.db")]) == 0
+    err = capsys.readouterr().err
+    assert err.startswith("hrc index: warning: no *.md or *.txt file to index under ")
+    assert "the index is empty" in err
 
 
 def test_not_a_directory_is_rejected(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

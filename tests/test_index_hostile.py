@@ -60,7 +60,7 @@ def test_links_out_of_the_root_and_special_files_are_skipped_with_a_warning(
     done = hrc("index", str(folder), "--db", str(db), timeout=30)
     assert time.monotonic() - started < 20
     assert done.returncode == 0, done.stderr
-    warnings = [ln for ln in done.stderr.splitlines() if ln.startswith("hrc: warning: ")]
+    warnings = [ln for ln in done.stderr.splitlines() if ln.startswith("hrc index: warning: ")]
     assert len(warnings) == 4, done.stderr
     assert any("env.md" in w and "leaves the folder" in w for w in warnings)
     assert any("pipe.md" in w and "not a regular file" in w for w in warnings)

@@ -11,7 +11,13 @@ import jsonschema
 import pytest
 
 from conformance import protocol
-from conformance.adapter_reference import CAPABILITIES, answer, hello_message, serve
+from conformance.adapter_reference import (
+    CAPABILITIES,
+    answer,
+    hello_message,
+    reference_profiles,
+    serve,
+)
 from conformance.cases import schemas_dir
 from conformance.ops import registry
 from conformance.protocol import ProtocolError
@@ -125,7 +131,8 @@ def test_reference_hello_declares_every_operation_and_capability() -> None:
     message = hello_message(registry())
     protocol.validate(message, protocol.ADAPTER_SCHEMAS)
     assert message["operations"] == sorted(registry())
-    assert message["capabilities"] == list(CAPABILITIES)
+    profiles = [f"profile:{name}" for name in sorted(reference_profiles())]
+    assert message["capabilities"] == [*CAPABILITIES, *profiles]
 
 
 class _Kinded(Exception):

@@ -153,21 +153,26 @@ def test_line_that_is_not_strict_json_object_is_a_protocol_violation(
 
 
 def test_handshake_that_always_fails_gives_every_case_an_outcome(cases: list[Case]) -> None:
-    """PROTO-17 A handshake failing every attempt marks every case, with the reason."""
+    """PROTO-17 PROTO-40 A handshake failing every attempt is one error with the reason and the
+    stderr tail; every case is accounted as not run."""
     run = run_suite(cases, fake("exit_in_handshake"), FAST)
     assert_accounted(run)
-    assert set(statuses(run).values()) == {"crashed"}
-    first = run.results[0]
-    assert "handshake failed after 3 attempt(s)" in (first.message or "")
-    assert "fake: cannot load my configuration" in first.stderr
+    assert set(statuses(run).values()) == {"not_run"}
+    assert run.aborted is not None
+    message, stderr = run.aborted
+    assert "handshake failed after 3 attempt(s) (crashed)" in message
+    assert "fake: cannot load my configuration" in stderr
+    assert all(r.stderr == () for r in run.results)
     assert not run.ok
 
 
 def test_garbage_hello_is_a_protocol_violation_for_every_case(cases: list[Case]) -> None:
-    """PROTO-17 A handshake answered with garbage fails as `protocol_violation`."""
+    """PROTO-17 PROTO-40 A handshake answered with garbage is a `protocol_violation` that stops
+    the run before any case."""
     run = run_suite(cases, fake("garbage_hello"), FAST)
     assert_accounted(run)
-    assert set(statuses(run).values()) == {"protocol_violation"}
+    assert set(statuses(run).values()) == {"not_run"}
+    assert run.aborted is not None and "(protocol_violation)" in run.aborted[0]
 
 
 def test_handshake_is_retried_after_a_failed_start(cases: list[Case], tmp_path: Path) -> None:
@@ -191,16 +196,18 @@ def test_protocol_version_mismatch_is_not_retried(cases: list[Case]) -> None:
     """PROTO-6 A hello with another protocol version is a violation, without retries."""
     run = run_suite(cases, fake("wrong_protocol"), FAST)
     assert_accounted(run)
-    assert set(statuses(run).values()) == {"protocol_violation"}
-    assert "after 1 attempt(s)" in (run.results[0].message or "")
-    assert "protocol 2" in (run.results[0].message or "")
+    assert set(statuses(run).values()) == {"not_run"}
+    assert run.aborted is not None
+    assert "after 1 attempt(s) (protocol_violation)" in run.aborted[0]
+    assert "protocol 2" in run.aborted[0]
 
 
 def test_missing_program_gives_every_case_an_outcome(cases: list[Case], tmp_path: Path) -> None:
-    """PROTO-17 An adapter that cannot be started at all crashes every case with the reason."""
+    """PROTO-40 An adapter that cannot be started at all is one error; no case is run."""
     run = run_suite(cases, [str(tmp_path / "no-such-adapter")], FAST)
     assert_accounted(run)
-    assert set(statuses(run).values()) == {"crashed"}
+    assert set(statuses(run).values()) == {"not_run"}
+    assert run.aborted is not None and "cannot start adapter" in run.aborted[0]
     assert "cannot start adapter" in (run.results[0].message or "")
 
 

@@ -76,7 +76,8 @@ def test_detached_descendant_holding_stdout_cannot_hang_the_handshake(
     elapsed = time.monotonic() - started
     assert_accounted(run)
     assert elapsed < 12, f"took {elapsed:.1f} s"
-    assert set(statuses(run).values()) == {"crashed"}
+    assert set(statuses(run).values()) == {"not_run"}  # PROTO-40: the handshake never succeeded
+    assert run.aborted is not None and "(crashed)" in run.aborted[0]
     no_leftovers(pids)
 
 
@@ -100,9 +101,10 @@ def test_parent_exit_with_a_child_holding_stdout_is_crashed_not_timed_out(
 
 @pytest.mark.skipif(os.name != "posix", reason="setsid is POSIX")
 def test_detached_holder_through_the_cli_writes_a_report_in_seconds(tmp_path: Path) -> None:
-    """PROTO-13 The issue's repro through `hrc run`: exit 1, report written, seconds."""
+    """PROTO-13 PROTO-40 The issue's repro through `hrc run`: exit 2 (the adapter never
+    started), report written, seconds."""
     code, elapsed, _ = run_cli(tmp_path, fake("detached_holder", "start", str(tmp_path / "p")))
-    assert code == 1
+    assert code == 2
     assert elapsed < 15
     no_leftovers(tmp_path / "p")
 
@@ -190,8 +192,8 @@ SCENARIOS = [
     ("crash-always", ["crash_always"], "crashed"),
     ("hang-on", ["hang_on", A], "timed_out"),
     ("garbage", ["garbage", A], "protocol_violation"),
-    ("garbage-hello", ["garbage_hello"], "protocol_violation"),
-    ("exit-in-handshake", ["exit_in_handshake"], "crashed"),
+    ("garbage-hello", ["garbage_hello"], "not_run"),
+    ("exit-in-handshake", ["exit_in_handshake"], "not_run"),
     ("wrong-seq", ["wrong_seq", A], "protocol_violation"),
     ("oversize", ["oversize", A, str(17 * 1024 * 1024)], "protocol_violation"),
     ("stderr-spam", ["stderr_spam"], None),
@@ -202,7 +204,7 @@ SCENARIOS = [
     ("bigint", ["hostile_json", "bigint"], None),
     ("inf", ["hostile_json", "inf"], None),
     ("surrogate", ["lone_surrogate", "value"], None),
-    ("detached-start", ["detached_holder", "start", "PIDS"], "crashed"),
+    ("detached-start", ["detached_holder", "start", "PIDS"], "not_run"),
     ("detached-mid-case", ["detached_holder", "case", A, "PIDS"], "crashed"),
     ("forger", ["forger"], None),
     ("big-answer", ["big_answer", "2"], None),
@@ -245,7 +247,8 @@ def test_every_scenario_finishes_accounts_reports_and_leaves_nothing(
                           env=env)
     elapsed = time.monotonic() - started
     assert elapsed < 45, f"{name} took {elapsed:.1f} s"
-    assert done.returncode in (0, 1), done.stderr[-2000:]
+    expected_codes = (2,) if target == "not_run" else (0, 1)  # PROTO-40: it never started
+    assert done.returncode in expected_codes, done.stderr[-2000:]
     document = report.load(path)
     assert [c["id"] for c in document["cases"]] == IDS
     assert document["summary"]["total"] == len(IDS)

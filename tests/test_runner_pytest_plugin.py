@@ -56,3 +56,46 @@ def test_expected_failures_become_strict_xfail(
         "--hrc-expected-failures", str(listed), "-k", "length",
     )
     result.assert_outcomes(passed=1, failed=1, xfailed=1)
+
+
+def test_failure_summary_names_the_first_differing_field(
+    pytester: pytest.Pytester, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """PROTO-7 The short summary line of a failing case names its status and the field."""
+    monkeypatch.setenv("COLUMNS", "300")  # pytest cuts summary lines at the terminal's width
+    golden = write_tiny_golden(tmp_path)
+    adapter = shlex.join(fake("missing_op", "tiny/length/astral"))
+    result = pytester.runpytest(
+        *QUIET, "-rf", "--hrc-adapter", adapter, "--hrc-golden", str(golden), "-k", "length"
+    )
+    result.assert_outcomes(passed=2, failed=1)
+    result.stdout.fnmatch_lines(
+        ["FAILED *tiny/length/astral - [[]failed[]] at /length: integer differs*expected 3, got *"]
+    )
+
+
+def test_hrc_only_runs_the_golden_cases_without_collecting_test_files(
+    pytester: pytest.Pytester, tmp_path: Path
+) -> None:
+    """From another repository: `--hrc-only` runs the cases alone; no test module is imported."""
+    golden = write_tiny_golden(tmp_path)
+    pytester.makepyfile(
+        test_mine="def test_mine():\n    assert True\n",
+        test_broken="raise RuntimeError('this module must not be imported')\n",
+    )
+    adapter = shlex.join(fake("good"))
+    result = pytester.runpytest(
+        *QUIET, "--hrc-adapter", adapter, "--hrc-golden", str(golden), "--hrc-only"
+    )
+    outcomes = result.parseoutcomes()
+    assert "errors" not in outcomes and outcomes.get("failed", 0) == 0
+    result.stdout.no_fnmatch_line("*test_mine*")
+    # Without the flag the port's own tests run beside the cases (the broken one errors).
+    result = pytester.runpytest(*QUIET, "--hrc-adapter", adapter, "--hrc-golden", str(golden))
+    assert result.parseoutcomes().get("errors") == 1
+
+
+def test_hrc_only_without_an_adapter_is_a_usage_error(pytester: pytest.Pytester) -> None:
+    result = pytester.runpytest(*QUIET, "--hrc-only")
+    assert result.ret == pytest.ExitCode.USAGE_ERROR
+    result.stderr.fnmatch_lines(["*hrc: --hrc-only needs --hrc-adapter CMD*"])

@@ -11,6 +11,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from conformance import errors
 from conformance.cases import CaseFileError, case_files, load_all
 from conformance.runner import RunOptions
 
@@ -52,16 +53,13 @@ def cmd_mutants(args: argparse.Namespace) -> int:
         return 0
     unknown = [n for n in args.select if n not in MUTANTS]
     if unknown:
-        print(f"hrc selftest mutants: unknown mutant(s): {', '.join(unknown)}", file=sys.stderr)
-        return 2
+        return errors.emit("selftest mutants", f"unknown mutant(s): {', '.join(unknown)}")
     if args.workers < 1 or args.timeout <= 0:
-        print("hrc selftest mutants: --workers and --timeout must be positive", file=sys.stderr)
-        return 2
+        return errors.emit("selftest mutants", "--workers and --timeout must be positive")
     try:
         cases = load_all(case_files(args.golden), root=args.golden)
     except CaseFileError as exc:
-        print(f"hrc selftest mutants: {exc}", file=sys.stderr)
-        return 2
+        return errors.emit("selftest mutants", str(exc))
 
     def progress(outcome: gate.Outcome) -> None:
         print(f"  {outcome.verdict:<9} {outcome.name}", file=sys.stderr, flush=True)

@@ -2274,6 +2274,215 @@ def _metrics_missing_query_ignored() -> None:
     swap(m, "evaluate", evaluate)
 
 
+# -- profile scoped-fusion (SCOPE) -------------------------------------------------------------
+
+
+@mutant(
+    "scoped-missing-scope-wildcard",
+    "SCOPE-3",
+    "a candidate without metadata.scope passes every scope filter",
+)
+def _scoped_missing_scope_wildcard() -> None:
+    f = _mod("reference.profiles.scoped_fusion.scope_filter")
+    original = f.removal_reason
+
+    def removal_reason(hit: Any, options: Any) -> str | None:
+        if options.scopes is not None and f.SCOPE_FIELD not in hit.metadata:
+            return str(f.EXCLUDED) if hit.id in options.exclude_ids else None
+        reason: str | None = original(hit, options)
+        return reason
+
+    swap(f, "removal_reason", removal_reason)
+
+
+@mutant(
+    "scoped-empty-scopes-unrestricted",
+    "SCOPE-4",
+    "scopes: [] is read as 'no restriction' (the JavaScript `if (ids && ids.length)` idiom)",
+)
+def _scoped_empty_scopes_unrestricted() -> None:
+    o = _mod("reference.profiles.scoped_fusion.options")
+    original = o.parse_options
+
+    def parse_options(obj: Any, where: str = "request.profiles.scoped-fusion") -> Any:
+        out = original(obj, where)
+        return replace(out, scopes=None) if out.scopes == frozenset() else out
+
+    swap(o, "parse_options", parse_options)
+
+
+@mutant(
+    "scoped-dense-ties-ascending",
+    "SCOPE-15",
+    "equal dense scores are ordered by id ascending instead of the seed's descending",
+)
+def _scoped_dense_ties_ascending() -> None:
+    d = _mod("reference.profiles.scoped_fusion.dense_hits")
+
+    def dense_hits(nodes: Any, words: Any, limit: int) -> list[Any]:
+        hits = [
+            d.DenseHit(n.id, n.activation + d.overlap(n.label, words) * 0.5,
+                       d.overlap(n.label, words))
+            for n in d.preselect(nodes, limit)
+        ]
+        hits.sort(key=lambda h: h.id)
+        hits.sort(key=lambda h: h.score, reverse=True)
+        return hits[:limit]
+
+    swap(d, "dense_hits", dense_hits)
+
+
+@mutant(
+    "scoped-dense-preselect-ties-descending",
+    "SCOPE-13",
+    "the activation pre-selection breaks ties by id descending (SQL leaves them open)",
+)
+def _scoped_dense_preselect_desc() -> None:
+    d = _mod("reference.profiles.scoped_fusion.dense_hits")
+
+    def preselect(nodes: Sequence[Any], limit: int) -> list[Any]:
+        active = [n for n in nodes if n.activation > 0.0]
+        active.sort(key=lambda n: n.id, reverse=True)
+        active.sort(key=lambda n: n.activation, reverse=True)
+        return active[: 3 * limit]
+
+    swap(d, "preselect", preselect)
+
+
+@mutant(
+    "scoped-dense-no-preselection",
+    "SCOPE-13",
+    "every active node is scored, not only the 3 x limit most activated",
+)
+def _scoped_dense_no_preselection() -> None:
+    d = _mod("reference.profiles.scoped_fusion.dense_hits")
+
+    def preselect(nodes: Sequence[Any], limit: int) -> list[Any]:
+        return [n for n in nodes if n.activation > 0.0]
+
+    swap(d, "preselect", preselect)
+
+
+@mutant(
+    "scoped-dense-words-lowercased",
+    "SCOPE-14",
+    "query words are lowercased like the label before the substring test",
+)
+def _scoped_dense_words_lowercased() -> None:
+    d = _mod("reference.profiles.scoped_fusion.dense_hits")
+    original = d.overlap
+
+    def overlap(label: str, words: Sequence[str]) -> int:
+        return int(original(label, [w.lower() for w in words]))
+
+    swap(d, "overlap", overlap)
+
+
+@mutant(
+    "scoped-dense-distinct-words",
+    "SCOPE-14",
+    "a repeated query word counts once (overlap over the set of words)",
+)
+def _scoped_dense_distinct_words() -> None:
+    d = _mod("reference.profiles.scoped_fusion.dense_hits")
+    original = d.overlap
+
+    def overlap(label: str, words: Sequence[str]) -> int:
+        return int(original(label, list(dict.fromkeys(words))))
+
+    swap(d, "overlap", overlap)
+
+
+def _scoped_pipeline(**changes: Any) -> None:
+    """Replace some of scoped-fusion's pipeline hooks (the pipeline reads PIPELINE per search)."""
+    pkg = _mod("reference.profiles.scoped_fusion")
+    set_attr(pkg, "PIPELINE", replace(pkg.PIPELINE, **changes))
+
+
+@mutant(
+    "scoped-no-headroom",
+    "SCOPE-7",
+    "the BM25 leg asks candidateK, as the core does, so the filter under-serves it",
+)
+def _scoped_no_headroom() -> None:
+    f = _mod("reference.profiles.scoped_fusion.scope_filter")
+    swap(f, "bm25_limit", lambda candidate_k, options: candidate_k)
+
+
+@mutant(
+    "scoped-headroom-every-leg",
+    "SCOPE-7",
+    "the vector (and graph) leg asks candidateK x headroom too, not only BM25",
+)
+def _scoped_headroom_every_leg() -> None:
+    h = _mod("reference.profiles.scoped_fusion.hooks")
+    f = _mod("reference.profiles.scoped_fusion.scope_filter")
+    swap(h, "leg_limit", lambda options, leg, candidate_k: f.bm25_limit(candidate_k, options))
+
+
+@mutant(
+    "scoped-weights-clamped",
+    "SCOPE-2",
+    "a weight above maxWeight is clamped to it instead of rejected",
+)
+def _scoped_weights_clamped() -> None:
+    def adjust(call: Any, query: str, weights: dict[str, float]) -> dict[str, float]:
+        call.trace.setdefault("legs", {})
+        return {k: min(v, call.options.max_weight) for k, v in weights.items()}
+
+    _scoped_pipeline(adjust_weights=adjust)
+
+
+@mutant(
+    "scoped-filter-after-fusion",
+    "SCOPE-6",
+    "the legs are fused unfiltered and the fused list is filtered (merged metadata, old ranks)",
+)
+def _scoped_filter_after_fusion() -> None:
+    h = _mod("reference.profiles.scoped_fusion.hooks")
+    f = _mod("reference.profiles.scoped_fusion.scope_filter")
+    original = h.filter_hits
+    set_attr(h, "filter_hits", lambda hits, options: f.Filtered(kept=list(hits)))
+
+    def after_fusion(options: Any, items: list[Any]) -> list[Any]:
+        kept = original([item.candidate for item in items], options).kept
+        ids = {c.id for c in kept}
+        return [item for item in items if item.id in ids]
+
+    swap(h, "after_fusion", after_fusion)
+
+
+@mutant(
+    "scoped-filter-after-ladder",
+    "SCOPE-8",
+    "BM25 hits are filtered once, after the ladder, so an all-removed initial search ends the leg",
+)
+def _scoped_filter_after_ladder() -> None:
+    h = _mod("reference.profiles.scoped_fusion.hooks")
+    f = _mod("reference.profiles.scoped_fusion.scope_filter")
+    p = _mod("reference.pipeline")
+    original_filter = h.filter_hits
+    original_run = p._run_bm25
+    in_bm25 = [False]
+
+    def filter_hits(hits: Any, options: Any) -> Any:
+        return f.Filtered(kept=list(hits)) if in_bm25[0] else original_filter(hits, options)
+
+    def run_bm25(req: Any, backends: Any, query: str, profiles: Any) -> Any:
+        in_bm25[0] = True
+        try:
+            result = original_run(req, backends, query, profiles)
+        finally:
+            in_bm25[0] = False
+        for _, call in profiles.calls:
+            if call.name == "scoped-fusion":
+                result.hits = original_filter(result.hits, call.options).kept
+        return result
+
+    set_attr(h, "filter_hits", filter_hits)
+    swap(p, "_run_bm25", run_bm25)
+
+
 @mutant(
     "graph-runs-in-every-mode",
     "GRAPH-3",
@@ -2326,3 +2535,317 @@ def _graph_votes() -> None:
 
     swap(pipe, "_run_listing_leg", run_listing_leg)
     swap(pipe, "unanimity_voters", voters)
+
+
+# -- profile temporal (spec/profiles/temporal.md) -----------------------------------------------
+
+
+def _temporal_match_on(lower: Callable[[str], str], cut_original: bool = True) -> None:
+    """A port that lowercases the query with `lower`, matches case-sensitively on that copy and
+    cuts the original query at the positions it found (TEMPORAL-15)."""
+    exp = _mod("reference.profiles.temporal.expand")
+
+    def apply(pattern: re.Pattern[str], resolve: Any, s: str, anchor: int, hints: list[str]) -> str:
+        lowered = lower(s)
+        plain = re.compile(pattern.pattern, re.ASCII)
+        out: list[str] = []
+        pos = 0
+        for m in plain.finditer(lowered):
+            resolved = resolve(m.group(0), anchor)
+            out.append((s if cut_original else lowered)[pos : m.end()])
+            if resolved is not None:
+                out.append(" " + resolved[0])
+                hints.extend(resolved[1])
+            pos = m.end()
+        out.append((s if cut_original else lowered)[pos:])
+        return "".join(out)
+
+    set_attr(exp, "_apply", apply)
+    set_attr(exp, "ascii_lower", lower)
+
+
+@mutant(
+    "temporal-month-clamp",
+    "TEMPORAL-12",
+    "N months ago clamps to the target month's last day (Java minusMonths, dateutil)",
+)
+def _temporal_month_clamp() -> None:
+    civil = _mod("reference.profiles.temporal.civil")
+
+    def months_back(anchor: int, count: int) -> int | None:
+        y, m, d = civil.civil_from_days(anchor)
+        index = y * 12 + (m - 1) - count
+        ty, tm = index // 12, index % 12 + 1
+        if ty < 1:
+            return None
+        return int(civil.days_from_civil(ty, tm, min(d, civil.days_in_month(ty, tm))))
+
+    set_attr(civil, "months_back", months_back)
+
+
+@mutant(
+    "temporal-wall-clock",
+    "TEMPORAL-5",
+    "an absent or unparseable questionDate falls back to today's date from the clock",
+)
+def _temporal_wall_clock() -> None:
+    import datetime
+
+    exp = _mod("reference.profiles.temporal.expand")
+    original = exp.parse_question_date
+
+    def parse(value: str) -> int | None:
+        day = original(value)
+        if day is None:
+            today = datetime.datetime.now(datetime.UTC).date()
+            day = today.toordinal() - datetime.date(1970, 1, 1).toordinal()
+        return int(day)
+
+    set_attr(exp, "parse_question_date", parse)
+    expand = exp.expand
+
+    def expand_with_clock(query: str, question_date: str | None) -> Any:
+        return expand(query, "" if question_date is None else question_date)
+
+    swap(exp, "expand", expand_with_clock)
+
+
+@mutant(
+    "temporal-turkish-lowercase",
+    "TEMPORAL-15",
+    "the query is lowercased under a Turkish locale before matching (I becomes dotless ı)",
+)
+def _temporal_turkish() -> None:
+    _temporal_match_on(lambda s: s.replace("I", "\u0131").replace("\u0130", "i").lower())
+
+
+@mutant(
+    "temporal-full-lowercase-positions",
+    "TEMPORAL-15",
+    "the query is fully lowercased (İ becomes two code points) and the original is cut at the "
+    "lowercased copy's positions",
+)
+def _temporal_full_lower() -> None:
+    _temporal_match_on(str.lower)
+
+
+@mutant(
+    "temporal-go-tolower",
+    "TEMPORAL-15",
+    "Go strings.ToLower before matching: İ becomes i, so FRİDAY is friday",
+)
+def _temporal_go_tolower() -> None:
+    _temporal_match_on(lambda s: "".join("i" if ch == "\u0130" else ch.lower() for ch in s))
+
+
+@mutant(
+    "temporal-unicode-casefold",
+    "TEMPORAL-15",
+    "recognisers compiled with re.IGNORECASE but without re.ASCII (ſ, ı fold onto s, i)",
+)
+def _temporal_unicode_casefold() -> None:
+    rec = _mod("reference.profiles.temporal.recognisers")
+    original = rec.recognisers
+
+    def recognisers() -> Any:
+        r = original()
+        patterns = tuple((n, re.compile(p.pattern, re.IGNORECASE)) for n, p in r.patterns)
+        return replace(r, patterns=patterns)
+
+    for module in ("reference.profiles.temporal.recognisers", "reference.profiles.temporal.expand"):
+        set_attr(_mod(module), "recognisers", recognisers)
+
+
+@mutant(
+    "temporal-weekday-from-monday",
+    "TEMPORAL-10",
+    "weekdays numbered from Monday (Python date.weekday()) against the Sunday-first list",
+)
+def _temporal_weekday_monday() -> None:
+    set_attr(_mod("reference.profiles.temporal.civil"), "weekday", lambda days: (days + 3) % 7)
+
+
+@mutant(
+    "temporal-weekday-truncating-mod",
+    "TEMPORAL-10",
+    "the weekday uses a truncating % (JavaScript, Go), negative before 1970",
+)
+def _temporal_weekday_trunc() -> None:
+    set_attr(
+        _mod("reference.profiles.temporal.civil"),
+        "weekday",
+        lambda days: int(math.fmod(days + 4, 7)),
+    )
+
+
+@mutant(
+    "temporal-last-weekday-includes-anchor",
+    "TEMPORAL-18",
+    "last <weekday> may be the anchor day itself (walks back 0..6 days)",
+)
+def _temporal_weekday_anchor() -> None:
+    exp = _mod("reference.profiles.temporal.expand")
+    civil = _mod("reference.profiles.temporal.civil")
+
+    def last_weekday(match: str, anchor: int) -> Any:
+        target = exp.recognisers().weekdays.index(match.split(" ")[-1])
+        for back in range(7):
+            if civil.weekday(anchor - back) == target:
+                return f"({civil.slash(anchor - back)})", [civil.slash(anchor - back)]
+        return None
+
+    exp._RESOLVERS["last_weekday"] = last_weekday
+
+
+@mutant(
+    "temporal-date-rolls-over",
+    "TEMPORAL-8",
+    "an impossible questionDate rolls forward like JavaScript Date.UTC (2026-02-29 is March 1)",
+)
+def _temporal_date_rolls() -> None:
+    ad = _mod("reference.profiles.temporal.anchor_date")
+    civil = _mod("reference.profiles.temporal.civil")
+
+    def date(y: str, m: str, d: str) -> int | None:
+        year, month, day = int(y), int(m), int(d)
+        if not (1 <= month <= 12 and 1 <= day <= 31):
+            return None
+        return int(civil.days_from_civil(year, month, 1)) + day - 1
+
+    set_attr(ad, "_date", date)
+
+
+@mutant(
+    "temporal-year-unpadded",
+    "TEMPORAL-13",
+    "the year is not zero-padded to four digits (Python strftime %Y on glibc writes 50)",
+)
+def _temporal_year_unpadded() -> None:
+    civil = _mod("reference.profiles.temporal.civil")
+
+    def slash(days: int) -> str:
+        y, m, d = civil.civil_from_days(days)
+        return f"{y}/{m:02d}/{d:02d}"
+
+    set_attr(civil, "slash", slash)
+
+
+@mutant(
+    "temporal-years-below-100-are-1900s",
+    "TEMPORAL-9",
+    "the anchor is built with JavaScript Date.UTC, which reads years 0..99 as 1900..1999",
+)
+def _temporal_date_utc_years() -> None:
+    ad = _mod("reference.profiles.temporal.anchor_date")
+    original = ad._date
+
+    def date(y: str, m: str, d: str) -> int | None:
+        year = int(y)
+        return original(str(year + 1900).zfill(4) if year < 100 else y, m, d)  # type: ignore[no-any-return]
+
+    set_attr(ad, "_date", date)
+
+
+@mutant(
+    "temporal-first-match-only",
+    "TEMPORAL-17",
+    "only the first match of each recogniser expands (the anchor's Python re.search)",
+)
+def _temporal_first_match() -> None:
+    exp = _mod("reference.profiles.temporal.expand")
+    original = exp._apply
+
+    def apply(pattern: re.Pattern[str], resolve: Any, s: str, anchor: int, hints: list[str]) -> str:
+        m = pattern.search(s)
+        if m is None:
+            return s
+        head = original(pattern, resolve, s[: m.end()], anchor, hints)
+        return str(head) + s[m.end() :]
+
+    set_attr(exp, "_apply", apply)
+
+
+@mutant(
+    "temporal-note-without-date",
+    "TEMPORAL-20",
+    "the ordering note is appended even when no date resolved (the anchor's TypeScript)",
+)
+def _temporal_note_unresolved() -> None:
+    exp = _mod("reference.profiles.temporal.expand")
+    original = exp.expand
+
+    def expand(query: str, question_date: str | None) -> Any:
+        e = original(query, question_date)
+        if e.resolved or question_date is None or exp.parse_question_date(question_date) is None:
+            return e
+        note = exp._ordering_note(query)
+        return e if note is None else replace(e, expanded_query=f"{query} {note}")
+
+    swap(exp, "expand", expand)
+
+
+@mutant(
+    "temporal-dates-unquoted",
+    "TEMPORAL-20",
+    "the augmented query appends the dates as bare words, which the DSL strips to 20260417",
+)
+def _temporal_unquoted() -> None:
+    exp = _mod("reference.profiles.temporal.expand")
+    original = exp.expand
+
+    def expand(query: str, question_date: str | None) -> Any:
+        e = original(query, question_date)
+        return replace(e, augmented_query=e.augmented_query.replace('"', ""))
+
+    swap(exp, "expand", expand)
+
+
+@mutant(
+    "temporal-raw-query",
+    "TEMPORAL-14",
+    "the recognisers run on the raw query, not the normalised one",
+)
+def _temporal_raw_query() -> None:
+    set_attr(_mod("reference.profiles.temporal.expand"), "_normalise", lambda s: s)
+
+
+@mutant(
+    "temporal-no-range-check",
+    "TEMPORAL-11",
+    "dates outside 0001..9999 are expanded anyway",
+)
+def _temporal_no_range() -> None:
+    civil = _mod("reference.profiles.temporal.civil")
+    set_attr(civil, "in_range", lambda days: True)
+
+
+@mutant(
+    "temporal-offset-ignored",
+    "TEMPORAL-7",
+    "an ISO offset is ignored: the local date is taken as the UTC date",
+)
+def _temporal_offset_ignored() -> None:
+    ad = _mod("reference.profiles.temporal.anchor_date")
+    original = ad.parse_question_date
+
+    def parse(value: str) -> int | None:
+        cut = re.sub(r"(T[0-9:.]+)(?:Z|[-+][0-9]{2}:[0-9]{2})$", r"\1", value.strip())
+        return original(cut)  # type: ignore[no-any-return]
+
+    swap(ad, "parse_question_date", parse)
+
+
+@mutant(
+    "temporal-searches-expanded-query",
+    "TEMPORAL-21",
+    "the pipeline searches expandedQuery (with its (around ...) suffixes), not augmentedQuery",
+)
+def _temporal_searches_expanded() -> None:
+    pipe = _mod("reference.profiles.temporal.pipeline")
+    original = pipe.rewrite_query
+
+    def rewrite(call: Any, query: str) -> str:
+        original(call, query)
+        return str(call.trace["expandedQuery"])
+
+    object.__setattr__(pipe.PIPELINE, "rewrite_query", rewrite)

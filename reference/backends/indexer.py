@@ -256,8 +256,12 @@ def read_bounded(full: Path, rel: str) -> bytes | None:
         os.close(fd)
 
 
-def read_documents(root: Path, skipped: list[str] | None = None) -> list[Document]:
-    """Read and parse every file under root; any unreadable file raises IndexingError."""
+def read_documents(
+    root: Path, skipped: list[str] | None = None, skip_undecodable: bool = False
+) -> list[Document]:
+    """Read and parse every file under root; any unreadable file raises IndexingError, and so
+    does a file that is not UTF-8 unless `skip_undecodable` (BACKEND-13: `hrc index` skips it
+    with a warning, when `skipped` collects the warnings)."""
     docs: list[Document] = []
     for rel, full in list_files(root, skipped):
         data = read_bounded(full, rel)
@@ -265,12 +269,20 @@ def read_documents(root: Path, skipped: list[str] | None = None) -> list[Documen
             if skipped is not None:
                 skipped.append(f"{rel}: skipped, changed while indexing (BACKEND-12)")
             continue
-        docs.append(parse_document(rel, data))
+        try:
+            docs.append(parse_document(rel, data))
+        except IndexingError as exc:
+            if not (skip_undecodable and skipped is not None):
+                raise
+            skipped.append(f"{exc} (BACKEND-13): skipped")
     return docs
 
 
 def index_directory(
-    root: Path, index: SqliteIndex, vectors: MemoryVectorStore | None = None
+    root: Path,
+    index: SqliteIndex,
+    vectors: MemoryVectorStore | None = None,
+    skip_undecodable: bool = False,
 ) -> IndexReport:
     """Index root into `index` (and `vectors`, if given) incrementally (BACKEND-12..19).
 
@@ -278,7 +290,7 @@ def index_directory(
     updated only after the index has committed.
     """
     report = IndexReport()
-    docs = read_documents(Path(root), report.skipped)
+    docs = read_documents(Path(root), report.skipped, skip_undecodable)
     known = index.document_hashes()
     changed: list[Document] = []
     with index.transaction():

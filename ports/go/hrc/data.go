@@ -91,7 +91,7 @@ func LoadData(dir string) error {
 			return err
 		}
 	}
-	return nil
+	return loadTemporal()
 }
 
 func loadStopwords(name string) error {

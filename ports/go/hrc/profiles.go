@@ -41,10 +41,14 @@ type PipelineHooks struct {
 	ParseBackends func(raw any, present bool) (any, error)
 	RewriteQuery  func(c *ProfileCall, query string) string
 	AdjustWeights func(c *ProfileCall, query string, w Weights) Weights
-	LegLimit      func(c *ProfileCall, leg string, n int64) int64
-	FilterLeg     func(c *ProfileCall, leg string, hits []Candidate) []Candidate
-	GraphBackend  func(c *ProfileCall) GraphBackend
-	AfterFusion   func(c *ProfileCall, query string, items []FusedItem) []FusedItem
+	// CheckWeights rejects weights with an error (Go's way of raising from adjust_weights,
+	// e.g. scoped-fusion's SCOPE-2 range): the weights the profile receives, before its
+	// AdjustWeights.
+	CheckWeights func(c *ProfileCall, w Weights) error
+	LegLimit     func(c *ProfileCall, leg string, n int64) int64
+	FilterLeg    func(c *ProfileCall, leg string, hits []Candidate) []Candidate
+	GraphBackend func(c *ProfileCall) GraphBackend
+	AfterFusion  func(c *ProfileCall, query string, items []FusedItem) []FusedItem
 }
 
 // Profile is one implemented profile: version, operations (`NAME.op`), pipeline hooks.
@@ -156,6 +160,11 @@ func (p *profileRun) rewriteQuery(q string) string {
 
 func (p *profileRun) adjustWeights(q string, w Weights) (Weights, error) {
 	for _, e := range p.calls {
+		if e.hooks.CheckWeights != nil {
+			if err := e.hooks.CheckWeights(e.call, w); err != nil {
+				return w, err
+			}
+		}
 		if e.hooks.AdjustWeights != nil {
 			w = e.hooks.AdjustWeights(e.call, q, w)
 			for _, x := range []float64{w.BM25, w.Vector, w.Graph} {
