@@ -109,8 +109,17 @@ def _index_into(root: Path, db: Path) -> tuple[Any, bool]:
     """Index `root` into `db`; (report, created). A first run builds a temporary database
     beside `db` and publishes it only when complete, so a failed or killed first run leaves
     no database and two racing first runs never delete each other's (BACKEND-19)."""
+    from reference.backends.embedder import HashEmbedder
     from reference.backends.indexer import index_directory
     from reference.backends.sqlite_fts import SqliteIndex
+
+    def run(index: SqliteIndex) -> Any:
+        # BACKEND-25: vectors are written with their chunks, in the same transaction.
+        with index.transaction():
+            report = index_directory(root, index, skip_undecodable=True)
+            index.store_missing_vectors()
+            index.store_missing_words()  # TRI-1: the trigram rung loads them, never rebuilds
+        return report
 
     if not db.exists():
         fd, tmp_name = tempfile.mkstemp(prefix=f".{db.name}.", suffix=".hrc-tmp", dir=db.parent)
@@ -120,9 +129,9 @@ def _index_into(root: Path, db: Path) -> tuple[Any, bool]:
         os.umask(umask)
         os.chmod(tmp, 0o666 & ~umask)  # as SQLite would have created it
         try:
-            index = SqliteIndex(tmp)
+            index = SqliteIndex(tmp, embedder=HashEmbedder(), store_words=True)
             try:
-                report = index_directory(root, index, skip_undecodable=True)
+                report = run(index)
             finally:
                 index.close()
             try:
@@ -136,9 +145,9 @@ def _index_into(root: Path, db: Path) -> tuple[Any, bool]:
             with contextlib.suppress(OSError):
                 Path(f"{tmp}-journal").unlink()
     with _locked(db):
-        index = SqliteIndex(db)
+        index = SqliteIndex(db, embedder=HashEmbedder(), store_words=True)
         try:
-            return index_directory(root, index, skip_undecodable=True), False
+            return run(index), False
         finally:
             index.close()
 
@@ -235,7 +244,7 @@ def cmd_search(args: argparse.Namespace) -> int:
     from reference.backends.embedder import HashEmbedder
     from reference.backends.lexical_reranker import LexicalReranker
     from reference.backends.sqlite_fts import SqliteIndex
-    from reference.backends.vector import MemoryVectorStore
+    from reference.backends.vector import vectors_of_index
     from reference.pipeline import Backends, search
     from reference.profiles.bm25_okapi.sqlite_index import OkapiIndex
     from reference.types import IndexError_, InvalidInput
@@ -269,9 +278,8 @@ def cmd_search(args: argparse.Namespace) -> int:
         return _fail("search", str(exc), 1)
     try:
         embedder = None if args.no_embedder else HashEmbedder()
-        vectors = (
-            None if embedder is None else MemoryVectorStore.from_chunks(index.chunks(), embedder)
-        )
+        # BACKEND-25: the vectors `hrc index` stored; an older index is embedded here.
+        vectors = None if embedder is None else vectors_of_index(index, embedder)
         # OKAPI-15: the okapi tables `hrc index` wrote next to FTS5 (used when enabled).
         profile_data: dict[str, Any] = {"bm25-okapi": OkapiIndex(index)}
         if "gbrain" in args.profile:

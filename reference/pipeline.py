@@ -60,6 +60,10 @@ class Backends:
             key = id(listed)
             tri = cache.get(key)
             if tri is None:
+                # An index that stored its chunks' words at index time loads them (TRI-1).
+                stored = getattr(self.index, "trigram_index", None)
+                tri = stored() if callable(stored) else None
+            if tri is None:
                 tri = TrigramIndex(list(listed))
                 cache.clear()
                 cache[key] = tri

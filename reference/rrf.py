@@ -2,6 +2,11 @@
 
 The order comes from exact rational scores, the emitted float from a canonical summation, and
 merged fields from the best-ranked occurrence, so the output never depends on list order.
+
+Fast path (RRF-6 allows it and states the error bound): items are sorted by their canonical
+float, and exact arithmetic (integers over a common denominator) is done only inside runs of
+floats too close for a float comparison to decide. An item seen in one list is its own merge,
+and its exact value is computed only when something asks for it.
 """
 
 from __future__ import annotations
@@ -10,6 +15,7 @@ import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
+from typing import Any, overload
 
 from reference.text import codepoint_key
 from reference.types import Candidate, InvalidInput, whole_number
@@ -17,6 +23,9 @@ from reference.types import Candidate, InvalidInput, whole_number
 DEFAULT_K = 60
 MAX_K = 2**31 - 1
 TEXT_FIELDS = ("path", "title", "summary", "content")
+
+#: One contribution as data: (weight, k, rank); its value is exact_contribution(*term).
+Term = tuple[float, int, int]
 
 
 @dataclass(frozen=True)
@@ -28,16 +37,40 @@ class RankedList:
     items: tuple[Candidate, ...]
 
 
-@dataclass(frozen=True)
+class _LazyExact:
+    """The `exact` field of Fused: a Fraction, or the terms it is the sum of until first read.
+
+    Most fused items are never compared exactly (RRF-6), so the Fraction is built on demand.
+    """
+
+    @overload
+    def __get__(self, obj: None, owner: type[Any]) -> Fraction: ...
+    @overload
+    def __get__(self, obj: Fused, owner: type[Any]) -> Fraction: ...
+    def __get__(self, obj: Fused | None, owner: type[Any]) -> Fraction:
+        if obj is None:
+            raise AttributeError("exact")  # no default: the field is required
+        value = obj.__dict__["_exact"]
+        if not isinstance(value, Fraction):
+            value = exact_sum(value)
+            obj.__dict__["_exact"] = value
+        return value
+
+    def __set__(self, obj: Fused, value: Fraction | tuple[Term, ...]) -> None:
+        obj.__dict__["_exact"] = value
+
+
+@dataclass
 class Fused:
     """One fused candidate: merged fields (RRF-10), emitted float (RRF-7), exact value (RRF-6).
 
-    `ranks` maps a list name to the candidate's 0-based rank in that list (RRF-2).
+    `ranks` maps a list name to the candidate's 0-based rank in that list (RRF-2). `exact` may
+    be given as a Fraction or as the tuple of its terms (computed when first read).
     """
 
     candidate: Candidate
     score: float
-    exact: Fraction
+    exact: _LazyExact = _LazyExact()
     ranks: Mapping[str, int] = field(default_factory=dict)
 
     @property
@@ -68,10 +101,27 @@ def contribution(weight: float, k: int, rank: int) -> float:
     return weight / float(k + rank + 1)
 
 
+def exact_parts(weight: float, k: int, rank: int) -> tuple[int, int]:
+    """RRF-6: the exact contribution as (numerator, denominator) integers, not reduced.
+
+    The binary64 weight is exactly num / 2^e (as_integer_ratio), so the term is
+    num / (2^e · (k + r + 1)).
+    """
+    num, den = weight.as_integer_ratio()
+    return num, den * (k + rank + 1)
+
+
 def exact_contribution(weight: float, k: int, rank: int) -> Fraction:
     """RRF-6: the exact contribution, using the exact rational value of the binary64 weight."""
-    num, den = weight.as_integer_ratio()
-    return Fraction(num, den * (k + rank + 1))
+    return Fraction(*exact_parts(weight, k, rank))
+
+
+def exact_sum(terms: Sequence[Term]) -> Fraction:
+    """RRF-6: the exact score of an item, the sum of its exact contributions."""
+    total = Fraction(0)
+    for term in terms:
+        total += exact_contribution(*term)
+    return total
 
 
 def canonical_sum(contributions: Sequence[float]) -> float:
@@ -80,14 +130,6 @@ def canonical_sum(contributions: Sequence[float]) -> float:
     for value in sorted(contributions, reverse=True):
         total += value
     return total
-
-
-@dataclass
-class _Bucket:
-    ranks: dict[str, int] = field(default_factory=dict)
-    floats: list[float] = field(default_factory=list)
-    exact: Fraction = Fraction(0)
-    occurrences: list[tuple[int, Candidate]] = field(default_factory=list)
 
 
 def _best_value(values: Sequence[tuple[int, str]]) -> str:
@@ -100,8 +142,11 @@ def _best_value(values: Sequence[tuple[int, str]]) -> str:
 
 def merge(occurrences: Sequence[tuple[int, Candidate]]) -> Candidate:
     """RRF-10: merge one id's occurrences (rank, candidate) field by field and key by key."""
+    first = occurrences[0][1]
     if len(occurrences) == 1:
-        return occurrences[0][1]  # a single sighting is its own merge
+        return first  # a single sighting is its own merge
+    if _all_equal(first, occurrences):
+        return first  # equal sightings merge to themselves (field by field, the same value)
     cid = occurrences[0][1].id
     texts = {
         name: _best_value([(rank, getattr(c, name)) for rank, c in occurrences])
@@ -115,73 +160,200 @@ def merge(occurrences: Sequence[tuple[int, Candidate]]) -> Candidate:
     return Candidate(id=cid, metadata=metadata, **texts)
 
 
+def _all_equal(first: Candidate, occurrences: Sequence[tuple[int, Candidate]]) -> bool:
+    """Every occurrence equals `first` and its metadata keys are already in code point order."""
+    for _, cand in occurrences:
+        if cand is not first and cand != first:
+            return False
+    keys = list(first.metadata)
+    return keys == sorted(keys, key=codepoint_key)
+
+
+def tie_key(item: Fused) -> tuple[str, str]:
+    """RRF-8: between equal exact scores, path then id ascending by code point."""
+    return codepoint_key(item.candidate.path), codepoint_key(item.candidate.id)
+
+
 def sort_key(item: Fused) -> tuple[Fraction, str, str]:
     """RRF-6, RRF-8: exact score descending, then path, then id ascending by code point."""
-    return (-item.exact, codepoint_key(item.candidate.path), codepoint_key(item.candidate.id))
+    return (-item.exact, *tie_key(item))
+
+
+# Contributions of one (contribution function, weight, k), by rank: a list's contributions
+# are computed once per process, not once per call (the pipeline fuses weight 1, k 60 lists).
+_TABLES: dict[tuple[object, float, int], tuple[float, ...]] = {}
+_TABLES_MAX = 256
+
+
+def _contributions(weight: float, k: int, n: int) -> tuple[float, ...]:
+    key = (contribution, weight, k)
+    table = _TABLES.get(key)
+    if table is None or len(table) < n:
+        if len(_TABLES) >= _TABLES_MAX:
+            _TABLES.clear()
+        table = tuple(contribution(weight, k, r) for r in range(max(n, 64)))
+        _TABLES[key] = table
+    return table
 
 
 def fuse(lists: Sequence[RankedList], k: int = DEFAULT_K) -> list[Fused]:
     """RRF-1..RRF-10: fuse ranked lists into one list in the canonical total order."""
     k = check_k(k)
-    buckets: dict[str, _Bucket] = {}
-    for ranked in lists:
-        check_weight(ranked.weight)
-        if any(cand.id == "" for cand in ranked.items):
-            raise InvalidInput("candidate id must be a non-empty string")  # RRF-5
+    active: list[tuple[RankedList, float, list[str]]] = []
     for ranked in lists:
         weight = check_weight(ranked.weight)
-        if weight == 0:
-            continue  # RRF-3: a zero-weight list is ignored entirely.
+        ids = [cand.id for cand in ranked.items]
+        if "" in ids:
+            raise InvalidInput("candidate id must be a non-empty string")  # RRF-5
+        if weight != 0:
+            active.append((ranked, weight, ids))  # RRF-3: a zero-weight list is ignored.
+    # id -> (rank, candidate, list name, weight) of its first sighting; every sighting of an
+    # id seen in more than one list is kept in `multi` (only those are merged, RRF-10).
+    once: dict[str, Sighting] = {}
+    multi: dict[str, list[Sighting]] = {}
+    for ranked, weight, ids in active:
+        name = ranked.name
+        items = ranked.items
+        unique = len(set(ids)) == len(ids)
         seen: set[str] = set()
-        for rank, cand in enumerate(ranked.items):
-            if cand.id in seen:
-                continue  # RRF-4: only the first occurrence in a list counts.
-            seen.add(cand.id)
-            bucket = buckets.setdefault(cand.id, _Bucket())
-            if ranked.name not in bucket.ranks or rank < bucket.ranks[ranked.name]:
-                bucket.ranks[ranked.name] = rank
-            bucket.floats.append(contribution(weight, k, rank))
-            bucket.exact += exact_contribution(weight, k, rank)
-            bucket.occurrences.append((rank, cand))
-    fused = [
-        Fused(
-            candidate=merge(b.occurrences),
-            score=canonical_sum(b.floats),
-            exact=b.exact,
-            ranks=dict(b.ranks),
-        )
-        for b in buckets.values()
-    ]
+        for rank, cid in enumerate(ids):
+            if not unique:
+                if cid in seen:
+                    continue  # RRF-4: only the first occurrence in a list counts.
+                seen.add(cid)
+            first = once.get(cid)
+            if first is None:
+                once[cid] = (rank, items[rank], name, weight)
+            elif cid in multi:
+                multi[cid].append((rank, items[rank], name, weight))
+            else:
+                multi[cid] = [first, (rank, items[rank], name, weight)]
+    longest = max((len(ids) for _, _, ids in active), default=0)
+    tables = {w: _contributions(w, k, longest) for w in {w for _, w, _ in active}}
+    new = object.__new__
+    fused: list[Fused] = []
+    append = fused.append
+    for cid, (rank, cand, name, weight) in once.items():
+        sightings = multi.get(cid)
+        item: Fused = new(Fused)
+        slots = item.__dict__
+        if sightings is None:
+            slots["candidate"] = cand
+            slots["score"] = tables[weight][rank]
+            slots["_exact"] = ((weight, k, rank),)
+            slots["ranks"] = {name: rank}
+        else:
+            ranks: dict[str, int] = {}
+            for r, _, n, _ in sightings:
+                if r < ranks.get(n, r + 1):
+                    ranks[n] = r
+            slots["candidate"] = merge([(r, c) for r, c, _, _ in sightings])
+            slots["score"] = canonical_sum([tables[w][r] for r, _, _, w in sightings])
+            slots["_exact"] = tuple([(w, k, r) for r, _, _, w in sightings])
+            slots["ranks"] = ranks
+        append(item)
+    if len(active) > _MAX_TERMS:
+        return sorted(fused, key=sort_key)  # the float bound of RRF-6 needs fewer terms
     return order_exactly(fused)
 
 
-# Two canonical sums closer than this (relative) may be exact ties or exactly ordered either
-# way; farther apart, the float order is the exact order, because the rounding error of a sum
-# of at most a few dozen non-negative binary64 terms is far below it (RRF-6).
+#: One sighting of an id: (rank, candidate, list name, list weight).
+Sighting = tuple[int, Candidate, str, float]
+
+
+# RRF-6 (the bound is proved there): a canonical sum s of n terms is within
+# γ·S + n·2^-1075 of the exact score S, γ = n·2^-53/(1 − n·2^-53). For n <= _MAX_TERMS and
+# floats >= _TINY, a float more than _NEAR (relative) above another has the larger exact
+# score; closer neighbours (or smaller floats) are compared exactly.
 _NEAR = 1e-9
-_TINY = 1e-290  # below this, subnormal rounding voids the bound: always compare exactly
+_TINY = 1e-290
+_MAX_TERMS = 10**6
+
+
+def exact_numerators(run: Sequence[Fused]) -> list[int]:
+    """RRF-6: the exact scores of `run` as integers over one common denominator.
+
+    A term is w / d with d = k + r + 1 and w = m / 2^e exactly (as_integer_ratio), so
+    D = 2^E · lcm(every d), E the largest e, is a common denominator: the term is
+    m · (lcm / d) · 2^(E − e) / D. Any common multiple orders as well as the least one.
+    """
+    terms = [_terms(item) for item in run]
+    ratios = {w: w.as_integer_ratio() for w in {t[0] for ts in terms for t in ts}}
+    top = max(den.bit_length() for _, den in ratios.values()) - 1
+    ds = {k + r + 1 for ts in terms for _, k, r in ts}
+    common = math.lcm(*ds)
+    factor = {d: common // d for d in ds}
+    shift = {w: top - (den.bit_length() - 1) for w, (_, den) in ratios.items()}
+    return [
+        sum((ratios[w][0] * factor[k + r + 1]) << shift[w] for w, k, r in ts) for ts in terms
+    ]
+
+
+def _terms(item: Fused) -> tuple[Term, ...]:
+    """The terms of a fused item built by fuse(); None when only its Fraction is known."""
+    value = item.__dict__.get("_exact")
+    if isinstance(value, tuple):
+        return value
+    raise _NoTerms
+
+
+class _NoTerms(Exception):
+    """An item carries only its Fraction (built outside fuse()): order the run by sort_key."""
+
+
+def order_run(run: list[Fused]) -> list[Fused]:
+    """RRF-6, RRF-8: a run of near-equal floats in exact order (integers, not Fractions)."""
+    try:
+        nums = exact_numerators(run)
+    except _NoTerms:
+        return sorted(run, key=sort_key)
+    # (exact descending, path, id), as sort_key; Python compares str by code point (TEXT-9).
+    keyed = sorted(
+        (-num, item.candidate.path, item.candidate.id, i)
+        for i, (num, item) in enumerate(zip(nums, run, strict=True))
+    )
+    return [run[key[-1]] for key in keyed]
 
 
 def order_exactly(fused: list[Fused]) -> list[Fused]:
     """RRF-6, RRF-8: the order of sort_key, computed fast.
 
-    Sorting by Fraction is slow, so items are first sorted by their float score, and only runs
-    of near-equal floats are re-sorted by the exact key. The result equals sorting every item
-    by sort_key.
+    Items are sorted by (float score descending, path, id) (Python compares str by code
+    point, TEXT-9). A run of neighbours whose floats are within _NEAR is in exact order
+    already when its items have equal multisets of terms (then their exact scores are equal,
+    and so are their floats); any other run is ordered by order_run. The result equals
+    sorting every item by sort_key.
     """
-    fused.sort(key=lambda f: (-f.score, f.candidate.path, f.candidate.id))
-    out: list[Fused] = []
-    i = 0
-    while i < len(fused):
+    entries = [(-f.score, f.candidate.path, f.candidate.id, f) for f in fused]
+    entries.sort()  # ids are unique, so the comparison never reaches the Fused element
+    n = len(entries)
+    out = [e[3] for e in entries]
+    i = 1
+    while i < n:
+        prev, cur = -entries[i - 1][0], -entries[i][0]
+        if prev - cur > _NEAR * prev and cur >= _TINY:
+            i += 1
+            continue
+        start = i - 1
         j = i + 1
-        while j < len(fused) and (
-            fused[j - 1].score - fused[j].score <= _NEAR * fused[j - 1].score
-            or fused[j].score < _TINY
-        ):
+        while j < n:
+            prev, cur = -entries[j - 1][0], -entries[j][0]
+            if prev - cur > _NEAR * prev and cur >= _TINY:
+                break
             j += 1
-        run = fused[i:j]
-        if len(run) > 1:
-            run.sort(key=sort_key)
-        out.extend(run)
-        i = j
+        first = out[start].__dict__.get("_exact")
+        for item in out[i:j]:
+            if not _same_terms(first, item.__dict__.get("_exact")):
+                out[start:j] = order_run(out[start:j])
+                break
+        i = j + 1
     return out
+
+
+def _same_terms(a: object, b: object) -> bool:
+    """Two items' terms (as fuse() stores them) form the same multiset: equal exact scores."""
+    if type(a) is not tuple or type(b) is not tuple:
+        return False
+    if len(a) == 1 or a == b:
+        return a == b
+    return sorted(a) == sorted(b)

@@ -6,9 +6,14 @@ intersection/union compared by cross-multiplication, so no port depends on float
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from bisect import bisect_left
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
+from typing import Any, overload
+
+import numpy as np
+import numpy.typing as npt
 
 from reference.text import codepoint_key, words
 from reference.types import Candidate, InvalidInput
@@ -98,27 +103,64 @@ class TrigramIndex:
                 raise InvalidInput(f"chunk id {chunk.id!r} appears more than once (TRI-1)")
             seen.add(chunk.id)
         self._chunks: tuple[Candidate, ...] = tuple(chunks)
-        self._chunk_words: list[tuple[int, ...]] = []
+        self._chunk_words: Sequence[Sequence[int]] = []
         self._vocab: dict[str, int] = {}
-        self._word_grams: list[frozenset[str]] = []
-        self._postings: list[list[int]] = []
-        self._by_gram: dict[str, list[int]] = {}
+        self._word_grams: Sequence[frozenset[str]] = []
+        self._postings: Sequence[Sequence[int]] = []
+        self._by_gram: Mapping[str, Sequence[int]] = {}
+        by_gram: dict[str, list[int]] = {}
+        word_grams: list[frozenset[str]] = []
+        chunk_words_: list[tuple[int, ...]] = []
+        postings: list[list[int]] = []
         memo: dict[str, list[str]] = {}
         for position, chunk in enumerate(self._chunks):
             ids: list[int] = []
             for word in chunk_words(chunk.content, memo):
                 wid = self._vocab.get(word)
                 if wid is None:
-                    wid = len(self._word_grams)
+                    wid = len(word_grams)
                     self._vocab[word] = wid
                     grams = trigrams(word)
-                    self._word_grams.append(grams)
-                    self._postings.append([])
+                    word_grams.append(grams)
+                    postings.append([])
                     for gram in grams:
-                        self._by_gram.setdefault(gram, []).append(wid)
-                self._postings[wid].append(position)
+                        by_gram.setdefault(gram, []).append(wid)
+                postings[wid].append(position)
                 ids.append(wid)
-            self._chunk_words.append(tuple(ids))
+            chunk_words_.append(tuple(ids))
+        self._chunk_words = chunk_words_
+        self._postings = postings
+        self._word_grams = word_grams
+        self._by_gram = by_gram
+
+    @classmethod
+    def from_word_ids(
+        cls,
+        chunks: Sequence[Candidate],
+        vocabulary: Sequence[str],
+        word_ids: npt.NDArray[np.int32],
+        offsets: npt.NDArray[np.int64],
+        gram_index: GramIndex | None = None,
+    ) -> TrigramIndex:
+        """TRI-1..7 over word lists computed earlier (stored by the index at index time):
+        chunk i's distinct words, in first-occurrence order, are
+        vocabulary[word_ids[offsets[i]:offsets[i + 1]]]. Searches equal TrigramIndex(chunks):
+        word numbering never changes a result (tables are keyed, orders come from the chunk's
+        word order and the query's token order). `gram_index` (gram -> word ids, stored too)
+        saves computing every word's trigrams; without it, it is built here."""
+        self = cls.__new__(cls)
+        self._chunks = tuple(chunks)
+        self._chunk_words = _Slices(word_ids, offsets)
+        self._vocab = {}
+        self._word_grams = _LazyGrams(vocabulary)
+        self._by_gram = gram_index if gram_index is not None else GramIndex.build(vocabulary)
+        # Postings: the positions holding each word, ascending (a stable sort by word id).
+        positions = np.repeat(np.arange(len(chunks), dtype=np.int64), np.diff(offsets))
+        order = np.argsort(word_ids, kind="stable")
+        counts = np.bincount(word_ids, minlength=len(vocabulary))
+        starts = np.concatenate(([0], np.cumsum(counts))).astype(np.int64)
+        self._postings = _Slices(positions[order], starts)
+        return self
 
     def __len__(self) -> int:
         return len(self._chunks)
@@ -155,7 +197,7 @@ class TrigramIndex:
 
     @staticmethod
     def _best_pair(
-        per_token: Iterable[dict[int, tuple[int, int]]], chunk_word_ids: tuple[int, ...]
+        per_token: Iterable[dict[int, tuple[int, int]]], chunk_word_ids: Sequence[int]
     ) -> tuple[int, int] | None:
         """TRI-4: tokens in query order, words in first-occurrence order; the first best wins."""
         best: tuple[int, int] | None = None
@@ -165,6 +207,90 @@ class TrigramIndex:
                 if pair is not None and (best is None or _greater(pair, best)):
                     best = pair
         return best
+
+
+class _LazyGrams(Sequence[frozenset[str]]):
+    """TRI-2: the trigram set of vocabulary[i], computed when first asked for."""
+
+    def __init__(self, vocabulary: Sequence[str]) -> None:
+        self._vocabulary = vocabulary
+        self._cache: dict[int, frozenset[str]] = {}
+
+    def __len__(self) -> int:
+        return len(self._vocabulary)
+
+    @overload
+    def __getitem__(self, i: int) -> frozenset[str]: ...
+    @overload
+    def __getitem__(self, i: slice) -> list[frozenset[str]]: ...
+    def __getitem__(self, i: int | slice) -> frozenset[str] | list[frozenset[str]]:
+        if isinstance(i, slice):
+            return [self[j] for j in range(*i.indices(len(self)))]
+        grams = self._cache.get(i)
+        if grams is None:
+            grams = self._cache[i] = trigrams(self._vocabulary[i])
+        return grams
+
+
+class GramIndex(Mapping[str, Sequence[int]]):
+    """Gram -> ids of the vocabulary words holding it (ascending), as sorted grams and a flat
+    array with offsets: stored by the index at index time and loaded without a Python loop
+    over the vocabulary."""
+
+    def __init__(
+        self, grams: Sequence[str], offsets: npt.NDArray[np.int64], wids: npt.NDArray[np.int32]
+    ) -> None:
+        self.grams = grams
+        self.offsets = offsets
+        self.wids = wids
+        self._slices = _Slices(wids, offsets)
+
+    @classmethod
+    def build(cls, vocabulary: Sequence[str]) -> GramIndex:
+        """TRI-2: the gram index of a vocabulary (word id = position)."""
+        by_gram: dict[str, list[int]] = {}
+        for wid, word in enumerate(vocabulary):
+            for gram in trigrams(word):
+                by_gram.setdefault(gram, []).append(wid)
+        grams = sorted(by_gram)
+        lengths = [len(by_gram[g]) for g in grams]
+        offsets = np.concatenate(([0], np.cumsum(lengths, dtype=np.int64))).astype(np.int64)
+        flat = [wid for g in grams for wid in by_gram[g]]
+        return cls(grams, offsets, np.array(flat, dtype=np.int32))
+
+    def __getitem__(self, gram: str) -> Sequence[int]:
+        i = bisect_left(self.grams, gram)
+        if i == len(self.grams) or self.grams[i] != gram:
+            raise KeyError(gram)
+        return self._slices[i]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self.grams)
+
+    def __len__(self) -> int:
+        return len(self.grams)
+
+
+class _Slices(Sequence[Sequence[int]]):
+    """A list of int lists kept as one flat array and offsets (item i = flat[o[i]:o[i+1]])."""
+
+    def __init__(self, flat: npt.NDArray[Any], offsets: npt.NDArray[np.int64]) -> None:
+        self._flat = flat
+        self._offsets = offsets
+
+    def __len__(self) -> int:
+        return len(self._offsets) - 1
+
+    @overload
+    def __getitem__(self, i: int) -> list[int]: ...
+    @overload
+    def __getitem__(self, i: slice) -> list[list[int]]: ...
+    def __getitem__(self, i: int | slice) -> list[int] | list[list[int]]:
+        if isinstance(i, slice):
+            return [self[j] for j in range(*i.indices(len(self)))]
+        lo, hi = int(self._offsets[i]), int(self._offsets[i + 1])
+        out: list[int] = self._flat[lo:hi].tolist()
+        return out
 
 
 def trigram_search(

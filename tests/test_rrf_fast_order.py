@@ -48,3 +48,27 @@ def test_exact_tie_with_different_floats_is_ordered_by_path() -> None:
     ]
     top = [f.id for f in fuse(ranked) if f.id in ("a", "b")]
     assert top == ["a", "b"]
+
+
+@settings(max_examples=300, deadline=None)
+@given(lists(), st.integers(1, 80))
+def test_common_denominator_numerators_are_proportional_to_the_exact_scores(
+    ranked: list[RankedList], k: int
+) -> None:
+    """RRF-6: the integers the fast path compares are the exact scores times one constant."""
+    from reference.rrf import exact_numerators
+
+    fused = fuse(ranked, k)
+    if not fused:
+        return
+    nums = exact_numerators(fused)
+    scale = nums[0] / fused[0].exact
+    assert all(num == item.exact * scale for num, item in zip(nums, fused, strict=True))
+
+
+def test_worst_case_one_run_of_tiny_scores_is_ordered_exactly() -> None:
+    """RRF-6: scores below 1e-290 are all compared exactly (subnormal rounding voids the bound)."""
+    items = [Candidate(id=f"d{i}", path=f"p{i % 7}.md") for i in range(300)]
+    ranked = [RankedList("a", 1e-300, tuple(items)), RankedList("b", 5e-324, tuple(items[::-1]))]
+    fused = fuse(ranked, 60)
+    assert fused == sorted(fused, key=sort_key)

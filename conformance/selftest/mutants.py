@@ -557,7 +557,10 @@ def _rrf_one_based() -> None:
     "equal scores keep insertion order (stable sort) instead of path, then id",
 )
 def _rrf_insertion_ties() -> None:
-    swap(_mod("reference.rrf"), "sort_key", lambda item: (-item.exact,))
+    r = _mod("reference.rrf")
+    swap(r, "sort_key", lambda item: (-item.exact,))
+    # The fast path orders by (float, path, id) and repairs near ties; this port does neither.
+    swap(r, "order_exactly", lambda fused: sorted(fused, key=r.sort_key))
 
 
 def _rrf_sum_list_order() -> None:
@@ -582,6 +585,7 @@ def _rrf_order_float() -> None:
         "sort_key",
         lambda item: (-item.score, r.codepoint_key(item.candidate.path), r.codepoint_key(item.id)),
     )
+    swap(r, "order_exactly", lambda fused: sorted(fused, key=r.sort_key))
 
 
 @mutant(

@@ -2,6 +2,11 @@
 
 Every write runs inside a savepoint, so a failure leaves the index as it was. Every SQLite
 error on search becomes reference.types.IndexError_ carrying SQLite's message (BACKEND-7).
+
+Search ranks rowids first and reads the columns only of the winners (BACKEND-5 allows it: the
+result equals the pinned query's). An index opened with an embedder also stores each chunk's
+integer vector beside it, written in the same transaction (BACKEND-25), so opening an index
+does not re-embed the corpus.
 """
 
 from __future__ import annotations
@@ -13,8 +18,22 @@ from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from itertools import count
+from typing import Protocol
 
+import numpy as np
+import numpy.typing as npt
+
+from reference.trigram import GramIndex, TrigramIndex, chunk_words
 from reference.types import Candidate, IndexError_, InvalidInput
+
+
+class CountingEmbedder(Protocol):
+    """An embedder with exact integer vectors (`hrc-hash-v1`): what the index can persist."""
+
+    name: str
+    dimension: int
+
+    def embed_counts(self, text: str) -> list[int]: ...
 
 TOKENIZER = "unicode61 remove_diacritics 2"
 # BACKEND-4: bm25() column weights in declaration order (id, path, title, summary, content).
@@ -31,7 +50,18 @@ SCHEMA = (
     "CREATE TABLE IF NOT EXISTS documents ("
     "path TEXT PRIMARY KEY NOT NULL, hash TEXT NOT NULL, "
     "first_rowid INTEGER NOT NULL, chunk_count INTEGER NOT NULL)",
+    # BACKEND-25: a chunk's integer vector, keyed by the chunk's rowid (reference layout).
+    "CREATE TABLE IF NOT EXISTS chunk_vectors (rowid INTEGER PRIMARY KEY, vector BLOB NOT NULL)",
+    "CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY NOT NULL, value TEXT NOT NULL)",
+    # TRI-1: each chunk's distinct content words (first-occurrence order) as word ids, so the
+    # trigram rung's index is loaded, not rebuilt from every chunk's text (reference layout).
+    "CREATE TABLE IF NOT EXISTS trigram_words (wid INTEGER PRIMARY KEY, word TEXT NOT NULL)",
+    "CREATE TABLE IF NOT EXISTS chunk_words (rowid INTEGER PRIMARY KEY, wids BLOB NOT NULL)",
+    # TRI-2: gram -> word ids over the whole vocabulary (refreshed at the end of each run).
+    "CREATE TABLE IF NOT EXISTS trigram_blobs (name TEXT PRIMARY KEY, data BLOB NOT NULL)",
 )
+#: meta key naming the embedder and dimension of chunk_vectors, e.g. `hrc-hash-v1/256`.
+VECTORS_KEY = "vectors"
 
 _RANK = (
     f"bm25(chunks, {WEIGHT_ID!r}, {WEIGHT_PATH!r}, {WEIGHT_TITLE!r}, "
@@ -41,7 +71,22 @@ SEARCH_SQL = (
     f"SELECT id, path, title, summary, content, {_RANK} AS score FROM chunks "
     "WHERE chunks MATCH ? ORDER BY score, path, id LIMIT ?"
 )
-CHUNKS_SQL = "SELECT id, path, title, summary, content FROM chunks ORDER BY path, id"
+CHUNKS_SQL = "SELECT id, path, title, summary, content, rowid FROM chunks ORDER BY path, id"
+CHUNKS_WITH_VECTORS_SQL = (
+    "SELECT c.id, c.path, c.title, c.summary, c.content, c.rowid, v.vector FROM chunks AS c "
+    "LEFT JOIN chunk_vectors AS v ON v.rowid = c.rowid ORDER BY c.path, c.id"
+)
+#: Position of each column in the FTS5 table (BACKEND-1), i.e. `c<i>` in `chunks_content`.
+_COLUMN_INDEX = {"id": 0, "path": 1, "title": 2, "summary": 3, "content": 4}
+# BACKEND-5, ranked by rowid: the pinned query's order without reading any column but the
+# score; `path` and `id` are read only for rows tied at the cut, the rest only for winners.
+_RANK_SQL = (
+    f"SELECT rowid, {_RANK} AS score FROM chunks WHERE chunks MATCH ? ORDER BY score LIMIT ?"
+)
+_AT_MOST_SQL = (
+    f"SELECT rowid, score FROM (SELECT rowid, {_RANK} AS score FROM chunks "
+    "WHERE chunks MATCH ?) WHERE score <= ?"
+)
 
 
 @dataclass(frozen=True)
@@ -63,7 +108,13 @@ class SqliteIndex:
     so that legs MAY run concurrently (PIPE-3).
     """
 
-    def __init__(self, path: str | os.PathLike[str]) -> None:
+    def __init__(
+        self,
+        path: str | os.PathLike[str],
+        embedder: CountingEmbedder | None = None,
+        *,
+        store_words: bool = False,
+    ) -> None:
         if _version_tuple(sqlite3.sqlite_version) < MIN_SQLITE_VERSION:
             raise IndexError_(
                 f"SQLite {sqlite3.sqlite_version} is too old: the tokenizer "
@@ -72,6 +123,11 @@ class SqliteIndex:
         self._lock = threading.RLock()
         self._savepoints = count()
         self._chunks_cache: list[Candidate] | None = None
+        self._embedder = embedder
+        self._store_words = store_words
+        self._rowids: list[int] = []
+        self._wids: dict[str, int] | None = None
+        self._trigram: TrigramIndex | None = None
         try:
             self._db = sqlite3.connect(
                 os.fspath(path), isolation_level=None, check_same_thread=False
@@ -107,11 +163,17 @@ class SqliteIndex:
             try:
                 yield
             except BaseException:
-                self._chunks_cache = None
+                self._forget()
+                self._wids = None  # word ids written inside the savepoint are gone too
                 self._db.execute(f"ROLLBACK TO {name}")
                 self._db.execute(f"RELEASE {name}")
                 raise
             self._db.execute(f"RELEASE {name}")
+
+    def _forget(self) -> None:
+        """Drop what is cached from the chunks (after a write or a rollback)."""
+        self._chunks_cache = None
+        self._trigram = None
 
     # -- writes -------------------------------------------------------------------------
 
@@ -130,7 +192,7 @@ class SqliteIndex:
                 self._delete_rows(path)
                 (top,) = self._db.execute("SELECT coalesce(max(rowid), 0) FROM chunks").fetchone()
                 first = int(top) + 1
-                self._chunks_cache = None
+                self._forget()
                 self._db.executemany(
                     "INSERT INTO chunks(rowid, id, path, title, summary, content) "
                     "VALUES (?, ?, ?, ?, ?, ?)",
@@ -144,8 +206,169 @@ class SqliteIndex:
                     "VALUES (?, ?, ?, ?)",
                     (path, content_hash, first, len(chunks)),
                 )
+                if self._embedder is not None:
+                    self._write_vectors([(first + i, c.content) for i, c in enumerate(chunks)])
+                if self._store_words:
+                    self._write_words([(first + i, c.content) for i, c in enumerate(chunks)])
         except sqlite3.Error as exc:
             raise IndexError_(f"cannot write document {path!r}: {exc}") from exc
+
+    def _vectors_tag(self) -> str:
+        assert self._embedder is not None
+        return f"{self._embedder.name}/{self._embedder.dimension}"
+
+    def _write_vectors(self, rows: Sequence[tuple[int, str]]) -> None:
+        """BACKEND-25: store each chunk's vector (rowid, content); a different embedder's
+        vectors are dropped first, so the table never mixes two embedders."""
+        assert self._embedder is not None
+        tag = self._vectors_tag()
+        found = self._db.execute("SELECT value FROM meta WHERE key = ?", (VECTORS_KEY,)).fetchone()
+        if found is None or found[0] != tag:
+            self._db.execute("DELETE FROM chunk_vectors")
+            self._db.execute(
+                "INSERT OR REPLACE INTO meta(key, value) VALUES (?, ?)", (VECTORS_KEY, tag)
+            )
+        embed = self._embedder.embed_counts
+        self._db.executemany(
+            "INSERT OR REPLACE INTO chunk_vectors(rowid, vector) VALUES (?, ?)",
+            [(rowid, pack_vector(embed(text))) for rowid, text in rows],
+        )
+
+    def _write_words(self, rows: Sequence[tuple[int, str]]) -> None:
+        """TRI-1: store each chunk's distinct words (rowid, content) as word ids."""
+        if self._wids is None:
+            self._wids = {
+                str(w): int(i) for i, w in self._db.execute("SELECT wid, word FROM trigram_words")
+            }
+        wids = self._wids
+        memo: dict[str, list[str]] = {}
+        new: list[tuple[int, str]] = []
+        packed: list[tuple[int, bytes]] = []
+        for rowid, text in rows:
+            ids = []
+            for word in chunk_words(text, memo):
+                wid = wids.get(word)
+                if wid is None:
+                    wid = wids[word] = len(wids)
+                    new.append((wid, word))
+                ids.append(wid)
+            packed.append((rowid, np.array(ids, dtype="<i4").tobytes()))
+        self._db.executemany("INSERT INTO trigram_words(wid, word) VALUES (?, ?)", new)
+        self._db.executemany(
+            "INSERT OR REPLACE INTO chunk_words(rowid, wids) VALUES (?, ?)", packed
+        )
+
+    def store_missing_words(self) -> int:
+        """TRI-1: store the words of the chunks that have none stored; returns how many."""
+        if not self._store_words:
+            return 0
+        try:
+            with self.transaction():
+                missing = self._db.execute(
+                    "SELECT rowid, content FROM chunks WHERE rowid NOT IN "
+                    "(SELECT rowid FROM chunk_words)"
+                ).fetchall()
+                self._write_words([(int(r), str(t)) for r, t in missing])
+                self._db.execute(
+                    "DELETE FROM chunk_words WHERE rowid NOT IN (SELECT rowid FROM chunks)"
+                )
+                self._store_gram_index()
+        except sqlite3.Error as exc:
+            raise IndexError_(f"cannot store words: {exc}") from exc
+        return len(missing)
+
+    def _vocabulary(self) -> list[str]:
+        return [str(w) for (w,) in self._db.execute("SELECT word FROM trigram_words ORDER BY wid")]
+
+    def _store_gram_index(self) -> None:
+        """TRI-2: store the gram index of the vocabulary, unless it is current."""
+        (size,) = self._db.execute("SELECT count(*) FROM trigram_words").fetchone()
+        if self._stored_gram_size() == int(size):
+            return
+        grams = GramIndex.build(self._vocabulary())
+        blobs = {
+            "grams": "\n".join(grams.grams).encode("utf-8"),
+            "gram_offsets": grams.offsets.astype("<i8").tobytes(),
+            "gram_wids": grams.wids.astype("<i4").tobytes(),
+            "gram_vocabulary": str(int(size)).encode("ascii"),
+        }
+        self._db.executemany(
+            "INSERT OR REPLACE INTO trigram_blobs(name, data) VALUES (?, ?)", list(blobs.items())
+        )
+
+    def _stored_gram_size(self) -> int | None:
+        row = self._db.execute(
+            "SELECT data FROM trigram_blobs WHERE name = 'gram_vocabulary'"
+        ).fetchone()
+        return None if row is None else int(bytes(row[0]).decode("ascii"))
+
+    def _load_gram_index(self, size: int) -> GramIndex | None:
+        """The stored gram index when it covers exactly `size` words, else None."""
+        if self._stored_gram_size() != size:
+            return None
+        data = dict(self._db.execute("SELECT name, data FROM trigram_blobs"))
+        text = bytes(data["grams"]).decode("utf-8")
+        offsets = np.frombuffer(bytes(data["gram_offsets"]), dtype="<i8").astype(np.int64)
+        wids = np.frombuffer(bytes(data["gram_wids"]), dtype="<i4").astype(np.int32)
+        grams = text.split("\n") if text else []
+        if len(offsets) != len(grams) + 1 or int(offsets[-1]) != len(wids):
+            raise IndexError_("the stored trigram gram index is inconsistent")
+        return GramIndex(grams, offsets, wids)
+
+    def trigram_index(self) -> TrigramIndex | None:
+        """TRI-1..7: the trigram rung's index over chunks(), from the stored words; None when
+        some chunk has none stored (the caller then builds it from the texts). Cached until
+        the next write."""
+        chunks = self.chunks()
+        with self._lock:
+            if self._trigram is not None:
+                return self._trigram
+            try:
+                vocabulary = self._vocabulary()
+                stored = dict(self._db.execute("SELECT rowid, wids FROM chunk_words"))
+                gram_index = self._load_gram_index(len(vocabulary))
+            except sqlite3.Error as exc:
+                raise IndexError_(str(exc)) from exc
+            blobs: list[bytes] = []
+            for rowid in self._rowids:
+                blob = stored.get(rowid)
+                if blob is None:
+                    return None
+                blobs.append(bytes(blob))
+            lengths = np.array([len(b) // 4 for b in blobs], dtype=np.int64)
+            offsets = np.concatenate(([0], np.cumsum(lengths))).astype(np.int64)
+            flat = np.frombuffer(b"".join(blobs), dtype="<i4").astype(np.int32)
+            if flat.size and (int(flat.min()) < 0 or int(flat.max()) >= len(vocabulary)):
+                raise IndexError_("stored chunk words name an unknown word id")
+            self._trigram = TrigramIndex.from_word_ids(
+                chunks, vocabulary, flat, offsets, gram_index
+            )
+            return self._trigram
+
+    def store_missing_vectors(self) -> int:
+        """BACKEND-25: embed and store the chunks that have no stored vector (an index written
+        before vectors were persisted, or by another embedder); returns how many."""
+        if self._embedder is None:
+            return 0
+        try:
+            with self.transaction():
+                found = self._db.execute(
+                    "SELECT value FROM meta WHERE key = ?", (VECTORS_KEY,)
+                ).fetchone()
+                if found is None or found[0] != self._vectors_tag():
+                    self._db.execute("DELETE FROM chunk_vectors")
+                missing = self._db.execute(
+                    "SELECT rowid, content FROM chunks WHERE rowid NOT IN "
+                    "(SELECT rowid FROM chunk_vectors)"
+                ).fetchall()
+                if missing or found is None:
+                    self._write_vectors([(int(r), str(t)) for r, t in missing])
+                self._db.execute(
+                    "DELETE FROM chunk_vectors WHERE rowid NOT IN (SELECT rowid FROM chunks)"
+                )
+        except sqlite3.Error as exc:
+            raise IndexError_(f"cannot store vectors: {exc}") from exc
+        return len(missing)
 
     def remove_document(self, path: str) -> bool:
         """Delete the document and its chunks; return whether it was indexed."""
@@ -156,7 +379,7 @@ class SqliteIndex:
             raise IndexError_(f"cannot remove document {path!r}: {exc}") from exc
 
     def _delete_rows(self, path: str) -> bool:
-        self._chunks_cache = None
+        self._forget()
         row = self._db.execute(
             "SELECT first_rowid, chunk_count FROM documents WHERE path = ?", (path,)
         ).fetchone()
@@ -167,6 +390,10 @@ class SqliteIndex:
             self._db.execute(
                 "DELETE FROM chunks WHERE rowid BETWEEN ? AND ?", (first, first + n - 1)
             )
+            for table in ("chunk_vectors", "chunk_words"):
+                self._db.execute(
+                    f"DELETE FROM {table} WHERE rowid BETWEEN ? AND ?", (first, first + n - 1)
+                )
         self._db.execute("DELETE FROM documents WHERE path = ?", (path,))
         return True
 
@@ -182,25 +409,67 @@ class SqliteIndex:
         return {str(p): str(h) for p, h in rows}
 
     def search_bm25_scored(self, expression: str, limit: int) -> list[ScoredHit]:
-        """BACKEND-4..7: hits with their bm25() value, best (lowest) first."""
+        """BACKEND-4..7: hits with their bm25() value, best (lowest) first.
+
+        Equal to SEARCH_SQL's answer (BACKEND-5): rowids are ranked by score alone, rows tied
+        with the last one kept are all fetched (`score <= cut`) and ordered by path and id,
+        and only the winners' columns are read.
+        """
         if isinstance(limit, bool) or not isinstance(limit, int) or limit < 1:
             raise InvalidInput(f"limit must be an integer >= 1, got {limit!r}")
-        with self._lock:
+        try:
+            with self._lock, self.transaction():  # one snapshot for every statement
+                ranked: list[tuple[int, float]] = self._db.execute(
+                    _RANK_SQL, (expression, limit + 1)
+                ).fetchall()
+                if len(ranked) > limit and ranked[limit][1] == ranked[limit - 1][1]:
+                    # A tie straddles the cut: every row scoring <= the cut competes on
+                    # path and id (BACKEND-5's ORDER BY score, path, id).
+                    ranked = self._db.execute(
+                        _AT_MOST_SQL, (expression, ranked[limit - 1][1])
+                    ).fetchall()
+                    names = self._columns("id, path", [r for r, _ in ranked])
+                    ranked = [
+                        (rowid, score)
+                        for score, _, _, rowid in sorted(
+                            (float(score), names[rowid][1], names[rowid][0], rowid)
+                            for rowid, score in ranked
+                        )[:limit]
+                    ]
+                ranked = ranked[:limit]
+                rows = self._columns("id, path, title, summary, content", [r for r, _ in ranked])
+        except UnicodeEncodeError:
+            # A lone surrogate has no UTF-8 form: bad input, not an index fault (OP-2).
+            raise InvalidInput("the expression is not valid Unicode (lone surrogate)") from None
+        except sqlite3.Error as exc:
+            # BACKEND-7: never a silent zero; SQLite's own message is kept.
+            raise IndexError_(str(exc)) from exc
+        order = sorted((float(score), rows[r][1], rows[r][0], r) for r, score in ranked)
+        return [ScoredHit(_candidate(rows[r]), score) for score, _, _, r in order]
+
+    def _columns(self, columns: str, rowids: Sequence[int]) -> dict[int, tuple[str, ...]]:
+        """The given columns of each rowid (in batches of 500 parameters).
+
+        Read from FTS5's own content table (`chunks_content`: the rowid as `id`, column i as
+        `c<i>`, FTS5's documented storage), a B-tree lookup per rowid; `rowid IN (...)` on the
+        virtual table costs a scan. Falls back to the virtual table if that table is absent.
+        """
+        shadow = ", ".join(f"c{_COLUMN_INDEX[name.strip()]}" for name in columns.split(","))
+        out: dict[int, tuple[str, ...]] = {}
+        for start in range(0, len(rowids), 500):
+            part = rowids[start : start + 500]
+            marks = ",".join("?" * len(part))
             try:
-                rows = self._db.execute(SEARCH_SQL, (expression, limit)).fetchall()
-            except UnicodeEncodeError:
-                # A lone surrogate has no UTF-8 form: bad input, not an index fault (OP-2).
-                raise InvalidInput("the expression is not valid Unicode (lone surrogate)") from None
-            except sqlite3.Error as exc:
-                # BACKEND-7: never a silent zero; SQLite's own message is kept.
-                raise IndexError_(str(exc)) from exc
-        return [
-            ScoredHit(
-                Candidate(id=r[0], path=r[1], title=r[2], summary=r[3], content=r[4]),
-                float(r[5]),
-            )
-            for r in rows
-        ]
+                rows = self._db.execute(
+                    f"SELECT id, {shadow} FROM chunks_content WHERE id IN ({marks})", part
+                ).fetchall()
+            except sqlite3.OperationalError:
+                rows = self._db.execute(
+                    f"SELECT rowid, {columns} FROM chunks WHERE rowid IN ({marks})", part
+                ).fetchall()
+            for rowid, *cols in rows:
+                out[int(rowid)] = tuple(cols)
+        return out
 
     def search_bm25(self, expression: str, limit: int) -> list[Candidate]:
         """Index protocol: at most `limit` hits for an FTS5 expression (BACKEND-5..7)."""
@@ -223,7 +492,33 @@ class SqliteIndex:
                 Candidate(id=r[0], path=r[1], title=r[2], summary=r[3], content=r[4])
                 for r in rows
             ]
+            self._rowids = [int(r[5]) for r in rows]
             return self._chunks_cache
+
+    def chunks_with_vectors(
+        self, embedder: CountingEmbedder
+    ) -> tuple[list[Candidate], npt.NDArray[np.int64] | None]:
+        """BACKEND-8, BACKEND-25: chunks() and, when every chunk has a vector stored by this
+        embedder, their vectors as an int64 matrix in the same order; else None."""
+        with self._lock:
+            try:
+                found = self._db.execute(
+                    "SELECT value FROM meta WHERE key = ?", (VECTORS_KEY,)
+                ).fetchone()
+                rows = self._db.execute(CHUNKS_WITH_VECTORS_SQL).fetchall()
+            except sqlite3.Error as exc:
+                raise IndexError_(str(exc)) from exc
+            if self._chunks_cache is None:
+                self._chunks_cache = [Candidate(*r[:5]) for r in rows]
+                self._rowids = [int(r[5]) for r in rows]
+            chunks = self._chunks_cache
+        dim = embedder.dimension
+        if found is None or found[0] != f"{embedder.name}/{dim}":
+            return chunks, None
+        blobs = [r[6] for r in rows]
+        if any(b is None for b in blobs):
+            return chunks, None
+        return chunks, unpack_vectors(blobs, dim)
 
     def chunk_count(self) -> int:
         """Number of indexed chunks."""
@@ -241,3 +536,33 @@ class SqliteIndex:
 
     def __exit__(self, *exc: object) -> None:
         self.close()
+
+
+def _candidate(cols: Sequence[str]) -> Candidate:
+    return Candidate(id=cols[0], path=cols[1], title=cols[2], summary=cols[3], content=cols[4])
+
+
+def pack_vector(counts: Sequence[int]) -> bytes:
+    """BACKEND-25 (reference layout): little-endian uint16 counts, or int32 if one is larger."""
+    wide = any(c > 0xFFFF or c < 0 for c in counts)
+    return np.array(counts, dtype="<i4" if wide else "<u2").tobytes()
+
+
+def unpack_vectors(blobs: Sequence[bytes], dim: int) -> npt.NDArray[np.int64]:
+    """The stored vectors as an (n, dim) int64 matrix; a blob of the wrong size is an error."""
+    out = np.zeros((len(blobs), dim), dtype=np.int64)
+    narrow = [i for i, b in enumerate(blobs) if len(b) == 2 * dim]
+    if len(narrow) == len(blobs):
+        if blobs:
+            out[:] = np.frombuffer(b"".join(blobs), dtype="<u2").reshape(len(blobs), dim)
+        return out
+    for i, blob in enumerate(blobs):
+        if len(blob) == 2 * dim:
+            out[i] = np.frombuffer(blob, dtype="<u2")
+        elif len(blob) == 4 * dim:
+            out[i] = np.frombuffer(blob, dtype="<i4")
+        else:
+            raise IndexError_(f"stored vector {i} has {len(blob)} bytes, not a {dim}-vector")
+    return out
+
+

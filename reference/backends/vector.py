@@ -15,6 +15,7 @@ import threading
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
+from itertools import pairwise
 from typing import Any
 
 import numpy as np
@@ -98,6 +99,33 @@ class MemoryVectorStore:
             store.add(chunk, store._embed(chunk.content))
         return store
 
+    @classmethod
+    def from_matrix(
+        cls, chunks: Sequence[Candidate], matrix: npt.NDArray[np.int64], embedder: Embedder
+    ) -> MemoryVectorStore:
+        """BACKEND-25: an exact store over integer vectors computed earlier (stored by the
+        index), row i being chunks[i]'s vector; nothing is embedded."""
+        store = cls(embedder, exact=True)
+        n = len(chunks)
+        if matrix.ndim != 2 or matrix.shape[0] != n:
+            raise IndexError_(f"{matrix.shape[0]} stored vectors for {n} chunks")
+        if n == 0:
+            return store
+        if int(np.abs(matrix).max()) >= _F32_EXACT:
+            raise InvalidInput("exact mode needs vector components below 2^24 in magnitude")
+        keys = [(_codepoint_key(c.path), _codepoint_key(c.id)) for c in chunks]
+        rows = np.asarray(matrix, dtype=np.int32)
+        if any(a > b for a, b in pairwise(keys)):
+            order = sorted(range(n), key=keys.__getitem__)
+            chunks = [chunks[i] for i in order]
+            rows = rows[order]
+        store._dim = int(matrix.shape[1])
+        store._chunks = list(chunks)
+        store._rows = list(rows)
+        store._set_exact_matrix(rows.astype(np.int64))
+        store._dirty = False
+        return store
+
     def _embed(self, text: str) -> Sequence[int] | Sequence[float]:
         if self.embedder is None:
             raise InvalidInput("this vector store has no embedder; use add(chunk, vector)")
@@ -165,19 +193,22 @@ class MemoryVectorStore:
         self._chunks = [self._chunks[i] for i in order]
         self._rows = [self._rows[i] for i in order]
         if self.exact:
-            ints = np.array(self._rows, dtype=np.int64).reshape(n, dim)
-            norm2 = np.einsum("ij,ij->i", ints, ints)
-            self._norm2 = [int(x) for x in norm2]
-            self._max_abs = int(np.abs(ints).max()) if ints.size else 0
-            # Stored transposed (dimension × chunks): a query touches few buckets, and
-            # gathering whole rows of the transpose is contiguous, ~10× faster than columns.
-            self._matrix = np.ascontiguousarray(ints.T, dtype=np.float32)
-            self._norms = np.sqrt(norm2.astype(np.float64))
+            self._set_exact_matrix(np.array(self._rows, dtype=np.int64).reshape(n, dim))
         else:
             m = np.array(self._rows, dtype=np.float64).reshape(n, dim)
             self._matrix = m
             self._norms = np.sqrt(np.einsum("ij,ij->i", m, m))
         self._dirty = False
+
+    def _set_exact_matrix(self, ints: npt.NDArray[np.int64]) -> None:
+        """Norms and the float32 transposed matrix of the (path, id)-ordered int vectors."""
+        norm2 = np.einsum("ij,ij->i", ints, ints)
+        self._norm2 = [int(x) for x in norm2]
+        self._max_abs = int(np.abs(ints).max()) if ints.size else 0
+        # Stored transposed (dimension × chunks): a query touches few buckets, and
+        # gathering whole rows of the transpose is contiguous, ~10× faster than columns.
+        self._matrix = np.ascontiguousarray(ints.T, dtype=np.float32)
+        self._norms = np.sqrt(norm2.astype(np.float64))
 
     # -- search -------------------------------------------------------------------------
 
@@ -257,3 +288,12 @@ class MemoryVectorStore:
         # Stable sort on -similarity; rows are in (path, id) order, so ties go by path, id.
         ranked = candidates[np.argsort(-sims[candidates], kind="stable")][:limit]
         return [VectorHit(self._chunks[int(i)], float(sims[int(i)])) for i in ranked]
+
+
+def vectors_of_index(index: Any, embedder: Embedder) -> MemoryVectorStore:
+    """BACKEND-25: the store of an SqliteIndex: its stored vectors when it has them for this
+    embedder (nothing embedded), else every chunk embedded now (an index written without)."""
+    chunks, matrix = index.chunks_with_vectors(embedder)
+    if matrix is None:
+        return MemoryVectorStore.from_chunks(chunks, embedder)
+    return MemoryVectorStore.from_matrix(chunks, matrix, embedder)
