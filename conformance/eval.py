@@ -49,7 +49,7 @@ def open_searcher(db: Path) -> Iterator[Searcher]:
     from reference.backends.embedder import HashEmbedder
     from reference.backends.lexical_reranker import LexicalReranker
     from reference.backends.sqlite_fts import SqliteIndex
-    from reference.backends.vector import MemoryVectorStore
+    from reference.backends.vector import vectors_of_index
     from reference.pipeline import Backends, search
     from reference.types import IndexError_, InvalidInput
 
@@ -64,7 +64,7 @@ def open_searcher(db: Path) -> Iterator[Searcher]:
         backends = Backends(
             index=index,
             embedder=embedder,
-            vectors=MemoryVectorStore.from_chunks(index.chunks(), embedder),
+            vectors=vectors_of_index(index, embedder),  # BACKEND-25: stored, not re-embedded
             reranker=LexicalReranker(),
         )
 
