@@ -19,7 +19,7 @@ from reference.modes import resolve_mode
 from reference.profile_hooks import GraphBackend, PipelineHooks, ProfileCall
 from reference.query import compile_query, parse
 from reference.request import WEIGHT_NAMES, Request, parse_request
-from reference.rerank import rerank_head, skip_before_unanimity, skipped
+from reference.rerank import RerankOutcome, rerank_head, skip_before_unanimity, skipped
 from reference.rrf import Fused, RankedList, check_weight, fuse
 from reference.trigram import TrigramIndex
 from reference.types import Candidate, IndexError_, InvalidInput
@@ -187,6 +187,15 @@ class _Profiles:
         for hooks, call in self.calls:
             if hooks.after_fusion is not None:
                 items = hooks.after_fusion(call, query, list(items))
+        return items
+
+    def after_rerank(self, query: str, items: list[Fused], outcome: RerankOutcome) -> list[Fused]:
+        """PIPE-11: each profile keeps a subsequence of the reranked list (ids it returns)."""
+        for hooks, call in self.calls:
+            if hooks.after_rerank is not None:
+                entries = [(f.id, outcome.rerank_scores.get(f.id)) for f in items]
+                keep = set(hooks.after_rerank(call, query, entries, outcome.outcome))
+                items = [f for f in items if f.id in keep]
         return items
 
     def trace_json(self) -> dict[str, Any]:
@@ -373,9 +382,10 @@ def search(
         outcome = skipped(reweighted, skip, provider)
     timings["rerankMs"] = (time.perf_counter() - t) * 1000
 
-    # 9. Truncate.
+    # 9. The profiles' post-rerank removals (PIPE-11), then truncate.
+    kept = profiles.after_rerank(query, outcome.items, outcome)
     results = []
-    for item in outcome.items[: req.top_k]:
+    for item in kept[: req.top_k]:
         row = item.candidate.to_json()
         row["score"] = item.score
         row["rerankScore"] = outcome.rerank_scores.get(item.id)

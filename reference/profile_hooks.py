@@ -54,3 +54,8 @@ class PipelineHooks:
     graph_backend: Callable[[ProfileCall], GraphBackend | None] | None = None
     #: Reorder or rescore the fused list after intent reweighting, before unanimity.
     after_fusion: Callable[[ProfileCall, str, list[Fused]], list[Fused]] | None = None
+    #: Remove items after rerank, before the topK cut: gets each item's (id, rerankScore or
+    #: None) in order and the rerank outcome (RERANK-10); returns the ids to keep.
+    after_rerank: (
+        Callable[[ProfileCall, str, list[tuple[str, float | None]], str], list[str]] | None
+    ) = None

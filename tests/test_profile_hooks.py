@@ -48,6 +48,13 @@ def _reverse(call: ProfileCall, query: str, items: list[Fused]) -> list[Fused]:
     return list(reversed(items))
 
 
+def _drop_b(
+    call: ProfileCall, query: str, entries: list[tuple[str, float | None]], outcome: str
+) -> list[str]:
+    LOG.append(f"{call.name}:after_rerank:{outcome}:{','.join(i for i, _ in entries)}")
+    return [i for i, _ in entries if i != "b"]
+
+
 HOOKS = {
     "alpha": PipelineHooks(parse_request=_options, rewrite_query=_rewrite, adjust_weights=_weights),
     "beta": PipelineHooks(
@@ -58,6 +65,7 @@ HOOKS = {
         after_fusion=_reverse,
         graph_backend=lambda call: FakeGraph([c("g")]) if call.backend else None,
     ),
+    "gamma": PipelineHooks(parse_request=_options, after_rerank=_drop_b),
 }
 
 
@@ -77,7 +85,7 @@ def test_unknown_profile_is_invalid_input() -> None:
     """PIPE-10: a name the port does not implement is rejected before any backend call."""
     index = FakeIndex()
     with pytest.raises(InvalidInput, match="unknown profile"):
-        search({"query": "kubernetes", "profiles": {"gamma": {}}}, Backends(index=index))
+        search({"query": "kubernetes", "profiles": {"delta": {}}}, Backends(index=index))
     assert index.calls == []
 
 
@@ -138,3 +146,14 @@ def test_profile_graph_backend_used_unless_scripted() -> None:
     scripted = FakeGraph([c("s")])
     results, _ = search(request, _backends(**emb, graph=scripted, profile_data={"beta": True}))
     assert "s" in [r["id"] for r in results] and "g" not in [r["id"] for r in results]
+
+
+def test_after_rerank_removes_before_the_top_k_cut() -> None:
+    """PIPE-11: the post-rerank point sees the reranked order and the outcome, and removes
+    items before topK, so the next item takes the removed one's place."""
+    index = FakeIndex({'"kubernetes"': [c("a"), c("b"), c("d")]})
+    request = {"query": "kubernetes", "mode": "bm25", "topK": 2, "profiles": {"gamma": {}}}
+    results, trace = search(request, Backends(index=index))
+    assert LOG == ["gamma:after_rerank:no_reranker:a,b,d"]
+    assert [r["id"] for r in results] == ["a", "d"]
+    assert trace["resultIds"] == ["a", "d"]

@@ -3453,5 +3453,76 @@ def _engram_seed_claim() -> None:
     set_attr(_mod("reference.rrf"), "DEFAULT_K", 0)
 
 
+# -- profile engram: the threshold in the pipeline (ENGRAM-14, PIPE-11) --------------------------
+
+
+def _engram_pipeline_threshold_variant(drop: Any, always: bool = False) -> None:
+    """Replace engram's after_rerank with one that removes the ids `drop(score, min)` picks."""
+    pipe = _mod("reference.profiles.engram.pipeline")
+
+    def after_rerank(call: Any, query: str, entries: Any, outcome: str) -> list[str]:
+        min_score = call.options.min_score
+        if min_score is None:
+            return [i for i, _ in entries]
+        applied = always or outcome == "reranked"
+        removed = [i for i, s in entries if applied and drop(s, min_score)]
+        call.trace["threshold"] = {"minScore": min_score, "applied": applied, "removed": removed}
+        return [i for i, _ in entries if i not in removed]
+
+    object.__setattr__(pipe.PIPELINE, "after_rerank", after_rerank)
+
+
+@mutant(
+    "engram-pipeline-threshold-any-outcome",
+    "ENGRAM-14",
+    "the threshold applies (and gates fused scores) even when the cross-encoder did not run",
+)
+def _engram_pipeline_threshold_always() -> None:
+    _engram_pipeline_threshold_variant(lambda s, m: (s if s is not None else 0.0) < m, always=True)
+
+
+@mutant(
+    "engram-pipeline-threshold-drops-unscored",
+    "ENGRAM-14",
+    "an item without a rerankScore (the tail) counts as 0 and is removed",
+)
+def _engram_pipeline_threshold_unscored() -> None:
+    _engram_pipeline_threshold_variant(lambda s, m: (s if s is not None else 0.0) < m)
+
+
+@mutant(
+    "engram-pipeline-threshold-strict", "ENGRAM-14", "a rerank score equal to minScore is removed"
+)
+def _engram_pipeline_threshold_strict() -> None:
+    _engram_pipeline_threshold_variant(lambda s, m: s is not None and s <= m)
+
+
+@mutant(
+    "engram-pipeline-threshold-after-topk",
+    "PIPE-11",
+    "the post-rerank removals run after the topK cut, so a removed item leaves a hole",
+)
+def _engram_pipeline_threshold_after_topk() -> None:
+    pipe = _mod("reference.pipeline")
+    original = pipe._Profiles.after_rerank
+
+    def after_rerank(self: Any, query: str, items: Any, outcome: Any) -> Any:
+        top_k = LAST_TOP_K[0]
+        return original(self, query, list(items)[:top_k], outcome)
+
+    original_parse = pipe.parse_request
+
+    def parse_request(obj: Any) -> Any:
+        req = original_parse(obj)
+        LAST_TOP_K[0] = req.top_k
+        return req
+
+    set_attr(pipe._Profiles, "after_rerank", after_rerank)
+    swap(pipe, "parse_request", parse_request)
+
+
+LAST_TOP_K = [10]
+
+
 # Profiles' broken ports live in their own modules and register themselves on import.
 import conformance.selftest.mutants_bm25_okapi  # noqa: E402,F401

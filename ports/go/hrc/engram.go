@@ -185,6 +185,8 @@ func engramAccessCount(meta map[string]string) float64 {
 type engramOptions struct {
 	nowSeconds   int64
 	halfLifeDays float64
+	// minScore is ENGRAM-14's pipeline threshold; nil means none.
+	minScore *float64
 }
 
 // parseEngramOptions validates now and halfLifeDays (ENGRAM-7, ENGRAM-13, ENGRAM-15).
@@ -215,7 +217,34 @@ func parseEngramOptions(m map[string]any, where string, allowed []string) (engra
 		}
 		opts.halfLifeDays = h
 	}
+	if mv, ok := present(m, "minScore"); ok {
+		ms, ok := asFloat(mv)
+		if !ok || math.IsInf(ms, 0) || ms != ms {
+			return engramOptions{}, invalid("%s.minScore must be a finite number", where)
+		}
+		opts.minScore = &ms
+	}
 	return opts, nil
+}
+
+// engramAfterRerank is ENGRAM-14 in the pipeline: with minScore, drop what the cross-encoder
+// scored below it, only when it ran (outcome reranked); the trace says what it did.
+func engramAfterRerank(c *ProfileCall, query string, ids []string, scores []*float64, outcome string) []string {
+	opts := c.Options.(engramOptions)
+	if opts.minScore == nil {
+		return ids
+	}
+	applied := outcome == "reranked"
+	kept, removed := []string{}, []string{}
+	for i, id := range ids {
+		if applied && scores[i] != nil && *scores[i] < *opts.minScore {
+			removed = append(removed, id)
+		} else {
+			kept = append(kept, id)
+		}
+	}
+	c.Trace["threshold"] = map[string]any{"minScore": *opts.minScore, "applied": applied, "removed": removed}
+	return kept
 }
 
 type engramItem struct {
@@ -429,7 +458,7 @@ func init() {
 		},
 		Pipeline: &PipelineHooks{
 			ParseRequest: func(o map[string]any) (any, error) {
-				return parseEngramOptions(o, "request.profiles.engram", []string{"now", "halfLifeDays"})
+				return parseEngramOptions(o, "request.profiles.engram", []string{"now", "halfLifeDays", "minScore"})
 			},
 			ParseBackends: func(raw any, present bool) (any, error) {
 				if present && raw != nil {
@@ -439,6 +468,7 @@ func init() {
 			},
 			AdjustWeights: engramAdjustWeights,
 			AfterFusion:   engramAfterFusion,
+			AfterRerank:   engramAfterRerank,
 		},
 	})
 }

@@ -462,6 +462,8 @@ func Search(r *Request, b Backends) (map[string]any, error) {
 			order, rep = Rerank(listIDs, r.RerankTopN, b.Reranker.Name(), entries, err != nil, msg)
 		}
 	}
+	// PIPE-11: the profiles' post-rerank removals, before the topK cut.
+	order = run.afterRerank(q, order, func(o Reranked) string { return items[adj[o.Index].Index].ID }, rep.Outcome)
 	results := []any{}
 	resultIDs := []string{}
 	for i, o := range order {

@@ -49,6 +49,9 @@ type PipelineHooks struct {
 	FilterLeg    func(c *ProfileCall, leg string, hits []Candidate) []Candidate
 	GraphBackend func(c *ProfileCall) GraphBackend
 	AfterFusion  func(c *ProfileCall, query string, items []FusedItem) []FusedItem
+	// AfterRerank gets each item's id and rerank score (nil: not reranked) in order and the
+	// rerank outcome; it returns the ids to keep, before the topK cut (PIPE-11).
+	AfterRerank func(c *ProfileCall, query string, ids []string, scores []*float64, outcome string) []string
 }
 
 // Profile is one implemented profile: version, operations (`NAME.op`), pipeline hooks.
@@ -227,6 +230,32 @@ func (p *profileRun) afterFusion(q string, items []FusedItem) []FusedItem {
 		}
 	}
 	return items
+}
+
+// afterRerank is PIPE-11's last point: each profile keeps a subsequence of the reranked list.
+func (p *profileRun) afterRerank(q string, order []Reranked, idOf func(Reranked) string, outcome string) []Reranked {
+	for _, e := range p.calls {
+		if e.hooks.AfterRerank == nil {
+			continue
+		}
+		ids := make([]string, len(order))
+		scores := make([]*float64, len(order))
+		for i, o := range order {
+			ids[i], scores[i] = idOf(o), o.Score
+		}
+		keep := map[string]bool{}
+		for _, id := range e.hooks.AfterRerank(e.call, q, ids, scores, outcome) {
+			keep[id] = true
+		}
+		kept := []Reranked{}
+		for _, o := range order {
+			if keep[idOf(o)] {
+				kept = append(kept, o)
+			}
+		}
+		order = kept
+	}
+	return order
 }
 
 func (p *profileRun) traceJSON() map[string]any {

@@ -129,7 +129,9 @@ export function parseOptions(obj, where, allowed) {
     halfLifeDays = finite(obj.halfLifeDays, `${where}.halfLifeDays`);
     if (!(halfLifeDays > 0)) throw invalid(`${where}.halfLifeDays must be > 0`);
   }
-  return { nowSeconds: now.seconds, halfLifeDays };
+  // ENGRAM-14: the pipeline's minimum cross-encoder score; null means no threshold.
+  const minScore = isAbsent(obj.minScore) ? null : finite(obj.minScore, `${where}.minScore`);
+  return { nowSeconds: now.seconds, halfLifeDays, minScore };
 }
 
 function requireQuery(input) {
@@ -175,7 +177,7 @@ export const ENGRAM_OPS = {
 // ENGRAM-5, ENGRAM-15: the pipeline hooks.
 const PIPELINE = {
   parseRequest(options) {
-    return parseOptions(options, 'request.profiles.engram', ['now', 'halfLifeDays']);
+    return parseOptions(options, 'request.profiles.engram', ['now', 'halfLifeDays', 'minScore']);
   },
   parseBackends(raw) {
     if (!isAbsent(raw)) throw invalid('backends.profiles.engram: the engram profile takes no backend data');
@@ -196,6 +198,16 @@ const PIPELINE = {
     call.trace.boosts = results;
     const byId = new Map(items.map((it) => [it.id, it]));
     return results.map((r) => ({ ...byId.get(r.id), score: r.score }));
+  },
+  // ENGRAM-14: with minScore, drop what the cross-encoder scored below it, only when it ran.
+  afterRerank(call, query, entries, outcome) {
+    const ids = entries.map((e) => e.id);
+    const minScore = call.options.minScore;
+    if (minScore === null) return ids;
+    const applied = outcome === 'reranked';
+    const gone = (e) => applied && e.rerankScore !== null && e.rerankScore < minScore;
+    call.trace.threshold = { minScore, applied, removed: entries.filter(gone).map((e) => e.id) };
+    return entries.filter((e) => !gone(e)).map((e) => e.id);
   },
 };
 

@@ -222,8 +222,9 @@ export function search(request, backends) {
     },
   });
 
-  // 9. truncation
-  const results = reranked.items.slice(0, req.topK).map(({ item, rerankScore }) => ({
+  // 9. the profiles' post-rerank removals (PIPE-11), then truncation
+  const kept = profiles.afterRerank(query, reranked.items, reranked.report.outcome);
+  const results = kept.slice(0, req.topK).map(({ item, rerankScore }) => ({
     id: item.id,
     path: item.path,
     title: item.title,

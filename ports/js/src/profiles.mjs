@@ -9,6 +9,7 @@
 //   filterLeg(call, leg, hits) -> hits       each backend answer, before the candidateK cut
 //   graphBackend(call) -> {search(query, limit)} | null
 //   afterFusion(call, query, items) -> items after intent reweighting, before unanimity
+//   afterRerank(call, query, [{id, rerankScore}], outcome) -> ids to keep, before the topK cut
 // `call` is {name, options, backend, trace}; what hooks put in call.trace becomes
 // trace.profiles[NAME]. Enabled profiles run in code-point order of their names.
 import { invalid } from './errors.mjs';
@@ -94,6 +95,16 @@ export class ProfileRun {
 
   afterFusion(query, items) {
     for (const { hooks, call } of this.calls) if (hooks.afterFusion) items = hooks.afterFusion(call, query, items);
+    return items;
+  }
+
+  // PIPE-11: each profile keeps a subsequence of the reranked list (the ids it returns).
+  afterRerank(query, items, outcome) {
+    for (const { hooks, call } of this.calls) {
+      if (!hooks.afterRerank) continue;
+      const keep = new Set(hooks.afterRerank(call, query, items.map(({ item, rerankScore }) => ({ id: item.id, rerankScore })), outcome));
+      items = items.filter(({ item }) => keep.has(item.id));
+    }
     return items;
   }
 

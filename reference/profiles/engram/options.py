@@ -17,6 +17,8 @@ class Options:
     now: str
     now_seconds: int
     half_life_days: float
+    #: ENGRAM-14: the pipeline's minimum cross-encoder score; None means no threshold.
+    min_score: float | None = None
 
 
 def number(value: Any, what: str) -> float:
@@ -45,4 +47,6 @@ def parse(obj: Mapping[str, Any], where: str, allowed: tuple[str, ...]) -> Optio
                  else number(half, f"{where}.halfLifeDays"))
     if half_life <= 0:
         raise InvalidInput(f"{where}.halfLifeDays must be > 0")
-    return Options(now, parsed[1], half_life)
+    raw_min = obj.get("minScore")
+    min_score = None if raw_min is None else number(raw_min, f"{where}.minScore")
+    return Options(now, parsed[1], half_life, min_score)
