@@ -122,28 +122,11 @@ func parseScripted(v any) (Backends, error) {
 	}
 	sv := &scriptedVector{}
 	if vv, ok := present(m, "vector"); ok {
-		vm, ok := vv.(map[string]any)
-		if !ok {
-			return b, invalid("backends.vector must be an object")
+		v, err := parseHitsOrError(vv, "backends.vector")
+		if err != nil {
+			return b, err
 		}
-		hv, hasHits := present(vm, "hits")
-		ev, hasErr := present(vm, "error")
-		if hasHits == hasErr {
-			return b, invalid("backends.vector: exactly one of hits and error")
-		}
-		if hasHits {
-			cs, err := parseCandidates(hv, "backends.vector.hits", false)
-			if err != nil {
-				return b, err
-			}
-			sv.hits = cs
-		} else {
-			s, ok := ev.(string)
-			if !ok {
-				return b, invalid("backends.vector.error must be a string")
-			}
-			sv.err, sv.fail = s, true
-		}
+		sv = v
 	}
 	if emb {
 		b.Vector = sv

@@ -46,6 +46,29 @@ export function scriptedReranker(spec, field, { defaultName = 'scripted' } = {})
   return { name, rerank: () => entries.map((e) => ({ ...e })) };
 }
 
+// BACKEND-37, GRAPH-2: `{hits: [...]}` or `{error: "..."}` -> {search(_, limit)}; null when absent.
+function scriptedList(spec, where) {
+  if (spec == null) return null;
+  if (!isObject(spec)) throw invalid(`${where} must be an object`);
+  const hasHits = spec.hits != null;
+  const hasError = spec.error != null;
+  if (hasHits === hasError) throw invalid(`${where}: exactly one of hits and error is required`);
+  let hits = [];
+  if (hasError) {
+    if (typeof spec.error !== 'string') throw invalid(`${where}.error must be a string`);
+  } else {
+    requireArray(spec.hits, `${where}.hits`);
+    hits = spec.hits.map((h, i) => candidate(h, `${where}.hits[${i}]`));
+  }
+  const error = hasError ? spec.error : null;
+  return {
+    search(_query, limit) {
+      if (error !== null) throw indexError(error);
+      return hits.slice(0, limit);
+    },
+  };
+}
+
 export function scriptedBackends(backends) {
   if (backends == null) backends = {}; // OP-5: null is absent
   if (!isObject(backends)) throw invalid('backends must be an object');
@@ -88,48 +111,9 @@ export function scriptedBackends(backends) {
   }
   const embedder = backends.embedder === true ? { name: 'scripted', embed: () => [1.0] } : null;
 
-  // vector
-  let vectorHits = [];
-  let vectorError = null;
-  if (backends.vector != null) {
-    const v = backends.vector;
-    if (!isObject(v)) throw invalid(`${field}.vector must be an object`);
-    const hasHits = v.hits != null;
-    const hasError = v.error != null;
-    if (hasHits === hasError) throw invalid(`${field}.vector: exactly one of hits and error is required`);
-    if (hasError) {
-      if (typeof v.error !== 'string') throw invalid(`${field}.vector.error must be a string`);
-      vectorError = v.error;
-    } else {
-      requireArray(v.hits, `${field}.vector.hits`);
-      vectorHits = v.hits.map((h, i) => candidate(h, `${field}.vector.hits[${i}]`));
-    }
-  }
-
-  // graph (GRAPH-2): the scripted vector store's form
-  let graph = null;
-  if (backends.graph != null) {
-    const g = backends.graph;
-    if (!isObject(g)) throw invalid(`${field}.graph must be an object`);
-    const hasHits = g.hits != null;
-    const hasError = g.error != null;
-    if (hasHits === hasError) throw invalid(`${field}.graph: exactly one of hits and error is required`);
-    let graphHits = [];
-    let graphError = null;
-    if (hasError) {
-      if (typeof g.error !== 'string') throw invalid(`${field}.graph.error must be a string`);
-      graphError = g.error;
-    } else {
-      requireArray(g.hits, `${field}.graph.hits`);
-      graphHits = g.hits.map((h, i) => candidate(h, `${field}.graph.hits[${i}]`));
-    }
-    graph = {
-      search(_query, limit) {
-        if (graphError !== null) throw indexError(graphError);
-        return graphHits.slice(0, limit);
-      },
-    };
-  }
+  // vector (BACKEND-37), graph (GRAPH-2): the same scripted form
+  const vector = scriptedList(backends.vector ?? { hits: [] }, `${field}.vector`); // omitted: zero hits
+  const graph = scriptedList(backends.graph, `${field}.graph`);
 
   // profiles (PIPE-10): raw; each enabled profile validates its own member
   let profiles = {};
@@ -153,12 +137,7 @@ export function scriptedBackends(backends) {
       },
     },
     embedder,
-    vector: {
-      search(_vec, limit) {
-        if (vectorError !== null) throw indexError(vectorError);
-        return vectorHits.slice(0, limit);
-      },
-    },
+    vector,
     reranker: reranker ? { name: reranker.name, rerank: (_query, head) => reranker.rerank(head) } : null,
     graph,
     profiles,
