@@ -14,6 +14,7 @@ import importlib
 import pkgutil
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
+from functools import cache
 from typing import Any
 
 from reference.profile_hooks import PipelineHooks
@@ -31,14 +32,20 @@ class ReferenceProfile:
     pipeline: PipelineHooks | None = None
 
 
-def discover() -> dict[str, ReferenceProfile]:
+def discover() -> Mapping[str, ReferenceProfile]:
     """Every profile package under reference/profiles/, by profile name.
 
-    Raises RuntimeError when a package lacks VERSION or OPERATIONS, or names an operation
-    outside its own `NAME.` namespace (PROFILE-4).
+    Found once per search path and process: every search request looks its profiles up here
+    (PIPE-10). Raises RuntimeError when a package lacks VERSION or OPERATIONS, or names an
+    operation outside its own `NAME.` namespace (PROFILE-4).
     """
+    return _discover(tuple(__path__))
+
+
+@cache
+def _discover(paths: tuple[str, ...]) -> Mapping[str, ReferenceProfile]:
     found: dict[str, ReferenceProfile] = {}
-    for info in sorted(pkgutil.iter_modules(__path__), key=lambda i: i.name):
+    for info in sorted(pkgutil.iter_modules(list(paths)), key=lambda i: i.name):
         if not info.ispkg:
             continue
         module = importlib.import_module(f"{__name__}.{info.name}")
