@@ -432,9 +432,11 @@ def profile_lines(run: RunResult, suite: SuiteInfo) -> str:
     for entry in profile_results(run, suite):
         s = entry["summary"]
         state = "declared" if entry["declared"] else "not declared"
+        failed = s["total"] - s["passed"] - s["skipped"] - s["not_run"]
+        not_run = f", {s['not_run']} not run" if s["not_run"] else ""  # as the footer (PROTO-40)
         out.append(
             f"  profile {entry['name']} {entry['version']} ({state}): {s['passed']} passed, "
-            f"{s['total'] - s['passed'] - s['skipped']} failed, {s['skipped']} skipped\n"
+            f"{failed} failed, {s['skipped']} skipped{not_run}\n"
         )
     return "".join(out)
 

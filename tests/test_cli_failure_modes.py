@@ -52,6 +52,16 @@ def one_error(capsys: pytest.CaptureFixture[str], argv: list[str], status: int =
 # -- PROTO-40: an adapter that cannot be used is one error, every case not run, exit 2 ------
 
 
+def test_profile_lines_count_unrun_cases_as_not_run(capsys: pytest.CaptureFixture[str]) -> None:
+    """PROTO-40, PROFILE-6 On the shipped suite, an adapter that cannot start leaves each
+    profile's cases not run, never failed (the footer already says so)."""
+    assert cli.main(["run", "--quiet", "--adapter", "no-such-binary", "--timeout", "2"]) == 2
+    lines = [ln for ln in capsys.readouterr().out.splitlines() if ln.startswith("  profile ")]
+    assert lines
+    for line in lines:
+        assert re.search(r": 0 passed, 0 failed, 0 skipped, [1-9][0-9]* not run$", line), line
+
+
 def test_missing_adapter_program_is_one_error_and_every_case_not_run(
     golden: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
