@@ -3524,5 +3524,42 @@ def _engram_pipeline_threshold_after_topk() -> None:
 LAST_TOP_K = [10]
 
 
+@mutant(
+    "pipe-unknown-profile-ignored",
+    "PIPE-10",
+    "a request naming a profile the port does not implement is served as if it named none",
+)
+def _pipe_unknown_profile_ignored() -> None:
+    request = _mod("reference.request")
+    original = request._profiles
+
+    def profiles(raw: Any) -> Any:
+        from reference.profiles import discover
+
+        known = discover()
+        if isinstance(raw, dict):
+            raw = {k: v for k, v in raw.items() if k in known}
+        return original(raw)
+
+    swap(request, "_profiles", profiles)
+
+
+@mutant(
+    "graph-backend-both-hits-and-error-accepted",
+    "GRAPH-2",
+    "a scripted graph with both hits and error is accepted (hits win) instead of invalid_input",
+)
+def _graph_both_accepted() -> None:
+    scripted = _mod("reference.backends.scripted")
+    original = scripted._graph
+
+    def graph(raw: Any) -> Any:
+        if isinstance(raw, dict) and "hits" in raw:
+            raw = {"hits": raw["hits"]}
+        return original(raw)
+
+    swap(scripted, "_graph", graph)
+
+
 # Profiles' broken ports live in their own modules and register themselves on import.
 import conformance.selftest.mutants_bm25_okapi  # noqa: E402,F401
