@@ -96,11 +96,12 @@ def set_attr(owner: object, name: str, new: object) -> Any:
 
 
 def _clear_caches() -> None:
-    """Drop cached tables built before the patch (they may hold compiled patterns)."""
-    from reference import intent
+    """Drop cached tables built before the patch (they may hold compiled patterns), and the
+    discovered profiles, which hold each profile's hooks as they were before the patch."""
+    from reference import intent, profiles
     from reference.query import stopwords
 
-    for cached in (intent.table, stopwords.stopword_set):
+    for cached in (intent.table, stopwords.stopword_set, profiles._discover):
         clear = getattr(cached, "cache_clear", None)
         if clear is not None:
             clear()
