@@ -9,13 +9,14 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
 
 from conformance import cli
 from conformance.adapter_process import AdapterProcess
-from conformance.cases import load_all
+from conformance.cases import Case, case_files, load_all
 from conformance.clauses import defined_clauses
 from conformance.selftest import gate
 from conformance.selftest.mutant_adapter import MODULE
@@ -33,6 +34,21 @@ cases:
         results:
           - {id: a, path: a.md, title: "", summary: "", content: "", metadata: {},
              score: 0.01639344262295082}
+"""
+
+
+TWO_KILLERS = TINY_RRF + """\
+  - id: tiny/rrf/second-item
+    description: The second item of one list scores 1/62 (0-based rank, k = 60).
+    clauses: [RRF-2]
+    input: {lists: [{items: [{id: a, path: a.md}, {id: b, path: b.md}]}]}
+    expect:
+      output:
+        results:
+          - {id: a, path: a.md, title: "", summary: "", content: "", metadata: {},
+             score: 0.01639344262295082}
+          - {id: b, path: b.md, title: "", summary: "", content: "", metadata: {},
+             score: 0.016129032258064516}
 """
 
 
@@ -116,3 +132,42 @@ def test_selftest_report_json_counts_killed_and_survived(tiny_golden: Path, tmp_
     cli.main(argv)
     summary = json.loads(report.read_text(encoding="utf-8"))["summary"]
     assert (summary["killed"], summary["survived"]) == (1, 1)
+
+
+def _two_killer_cases(tmp_path: Path) -> list[Case]:
+    (tmp_path / "rrf").mkdir()
+    (tmp_path / "rrf" / "two.yaml").write_text(TWO_KILLERS, encoding="utf-8")
+    return load_all(case_files(tmp_path), root=tmp_path)
+
+
+def test_a_broken_port_stops_at_its_first_killing_case(tmp_path: Path) -> None:
+    cases = _two_killer_cases(tmp_path)
+    name = "rrf-rank-one-based"
+    outcome = gate.run_one(name, gate.mutant_argv(name), cases, first_kill=True)
+    assert (outcome.killers, outcome.complete) == (("tiny/rrf/top-item",), False)
+    assert outcome.counts.get("not_run") == 1
+
+
+def test_all_killers_runs_every_case_against_a_broken_port(tmp_path: Path) -> None:
+    cases = _two_killer_cases(tmp_path)
+    name = "rrf-rank-one-based"
+    outcome = gate.run_one(name, gate.mutant_argv(name), cases, first_kill=False)
+    assert (len(outcome.killers), outcome.complete) == (2, True)
+
+
+def test_cases_citing_the_broken_clause_run_first(tmp_path: Path) -> None:
+    cases = _two_killer_cases(tmp_path)
+    other = replace(cases[0], id="tiny/other", clauses=("TEXT-5",))
+    ordered = gate.clause_first([other, *cases], "RRF-2")
+    assert [c.id for c in ordered] == ["tiny/rrf/top-item", "tiny/rrf/second-item", "tiny/other"]
+
+
+def test_a_broken_port_that_only_crashes_is_stillborn_even_when_stopping_at_first_kill(
+    tmp_path: Path,
+) -> None:
+    """The first killer of a port that cannot even start leaves the question open: the whole
+    run decides, and nothing in it passed or plainly failed."""
+    cases = _two_killer_cases(tmp_path)
+    crash = [sys.executable, "-c", "import sys; sys.exit(3)"]
+    outcome = gate.run_one("rrf-rank-one-based", crash, cases, first_kill=True)
+    assert (outcome.stillborn, outcome.complete) == (True, True)

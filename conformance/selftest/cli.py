@@ -40,6 +40,12 @@ def register(subparsers: Any) -> None:
     m.add_argument("--timeout", type=float, default=5.0, metavar="S", help="per case (5)")
     m.add_argument("--report-json", type=Path, metavar="PATH", help="write a JSON report")
     m.add_argument("--markdown", action="store_true", help="print the table as Markdown")
+    m.add_argument(
+        "--all-killers",
+        action="store_true",
+        help="run every case against each mutant and count every killing case (slower; by "
+        "default a mutant stops at its first killer, cases citing its clause first)",
+    )
     m.set_defaults(func=cmd_mutants)
 
 
@@ -70,6 +76,7 @@ def cmd_mutants(args: argparse.Namespace) -> int:
         workers=args.workers,
         options=RunOptions(timeout=args.timeout),
         on_done=progress,
+        first_kill=not args.all_killers,
     )
     out = gate.render_markdown(result) if args.markdown else gate.render_text(result)
     sys.stdout.write(out)

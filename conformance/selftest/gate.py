@@ -6,6 +6,11 @@ The unmodified reference adapter runs alongside as the control: if it fails, kil
 A mutant that passes no case and gives no plain wrong answer either (only crashes, errors or
 timeouts) is *stillborn*: its patch broke the adapter, not the behaviour it meant to break, and it
 fails the gate like a survivor.
+
+By default a mutant's run stops at its first killing case, with the cases that cite the
+mutant's clause run first: the verdict is the same as a whole run's (a run is only continued
+when its first killer leaves the stillborn question open), at a fraction of the time.
+`first_kill=False` runs every case and counts every killer.
 """
 
 from __future__ import annotations
@@ -39,6 +44,8 @@ class Outcome:
     killers: tuple[str, ...] = ()
     duration_ms: float = 0.0
     messages: dict[str, str] = field(default_factory=dict)
+    #: False when the run stopped at the first killing case (`killers` is then a prefix).
+    complete: bool = True
 
     @property
     def killed(self) -> bool:
@@ -66,6 +73,7 @@ class Outcome:
             "failing": len(self.killers),
             "counts": dict(self.counts),
             "killers": list(self.killers),
+            "complete": self.complete,
             "firstMessages": dict(self.messages),
             "durationMs": self.duration_ms,
         }
@@ -111,17 +119,37 @@ def mutant_argv(name: str) -> list[str]:
     return [*python_command(MUTANT_MODULE), name]
 
 
+def clause_first(cases: Sequence[Case], clause: str) -> list[Case]:
+    """The cases citing `clause` first, then the others, each group in suite order."""
+    citing = [c for c in cases if clause in c.clauses]
+    return citing + [c for c in cases if clause not in c.clauses]
+
+
 def run_one(
     name: str,
     argv: Sequence[str],
     cases: Sequence[Case],
     options: RunOptions | None = None,
+    first_kill: bool = False,
 ) -> Outcome:
-    """Run every case against one adapter and summarise the result."""
-    run = run_suite(cases, argv, options)
+    """Run the cases against one adapter and summarise the result.
+
+    With `first_kill`, a mutant's cases run clause-first and stop at the first killing case,
+    unless nothing has passed or plainly failed by then: only the whole run can tell a
+    stillborn mutant (nothing but crashes) from a killed one, so that run goes on to the end.
+    """
+    known = MUTANTS.get(name)
+    run = None
+    if first_kill and known is not None:
+        run = run_suite(clause_first(cases, known.clause), argv, options, maxfail=1)
+        counts = run.counts()
+        if counts.get("passed", 0) == 0 and counts.get("failed", 0) == 0:
+            run = None  # possibly stillborn: decide on the whole run below
+    complete = run is None
+    if run is None:
+        run = run_suite(cases, argv, options)
     failing = [r for r in run.results if r.status in FAILING]
     messages = {r.case.id: f"[{r.status}] {r.message}" for r in failing[:SHOWN_KILLERS]}
-    known = MUTANTS.get(name)
     return Outcome(
         name=name,
         clause=known.clause if known else "",
@@ -130,6 +158,7 @@ def run_one(
         killers=tuple(r.case.id for r in failing),
         duration_ms=run.duration_ms,
         messages=messages,
+        complete=complete or not failing,
     )
 
 
@@ -139,8 +168,12 @@ def run_gate(
     workers: int = 2,
     options: RunOptions | None = None,
     on_done: Callable[[Outcome], None] | None = None,
+    first_kill: bool = True,
 ) -> GateResult:
-    """The control and every selected mutant, each in its own adapter, `workers` at a time."""
+    """The control and every selected mutant, each in its own adapter, `workers` at a time.
+
+    The control always runs every case; a mutant stops at its first killer with `first_kill`.
+    """
     chosen = list(MUTANTS) if names is None else list(names)
     unknown = [n for n in chosen if n not in MUTANTS]
     if unknown:
@@ -149,7 +182,7 @@ def run_gate(
     jobs += [(n, mutant_argv(n)) for n in chosen]
 
     def job(item: tuple[str, list[str]]) -> Outcome:
-        outcome = run_one(item[0], item[1], cases, options)
+        outcome = run_one(item[0], item[1], cases, options, first_kill)
         if on_done is not None:
             on_done(outcome)
         return outcome
@@ -162,6 +195,11 @@ def run_gate(
 # -- rendering ---------------------------------------------------------------------------------
 
 
+def _failing_text(outcome: Outcome) -> str:
+    """How many cases failed; `1+` when the run stopped at its first killer."""
+    return f"{len(outcome.killers)}" + ("" if outcome.complete else "+")
+
+
 def _killers_text(outcome: Outcome) -> str:
     shown = ", ".join(outcome.killers[:SHOWN_KILLERS])
     more = len(outcome.killers) - SHOWN_KILLERS
@@ -171,7 +209,7 @@ def _killers_text(outcome: Outcome) -> str:
 def render_text(result: GateResult) -> str:
     """A plain table, one mutant a line, then a verdict line."""
     rows = [
-        (m.name, m.clause, m.verdict, str(len(m.killers)), _killers_text(m)) for m in result.mutants
+        (m.name, m.clause, m.verdict, _failing_text(m), _killers_text(m)) for m in result.mutants
     ]
     header = ("mutant", "clause", "verdict", "failing", "first killing cases")
     widths = [max(len(r[i]) for r in [header, *rows]) for i in range(4)]
@@ -200,7 +238,7 @@ def render_markdown(result: GateResult) -> str:
         killers = ", ".join(f"`{k}`" for k in m.killers[:SHOWN_KILLERS])
         lines.append(
             f"| `{m.name}` | {m.clause} | {m.description.replace('|', '/')} | {m.verdict} "
-            f"| {len(m.killers)} | {killers} |"
+            f"| {_failing_text(m)} | {killers} |"
         )
     summary = result.to_json()["summary"]
     lines.append("")
