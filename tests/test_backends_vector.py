@@ -6,6 +6,8 @@ import math
 import random
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from reference.backends.embedder import HashEmbedder
 from reference.backends.protocols import Embedder
@@ -107,6 +109,47 @@ def test_exact_order_matches_fraction_order_on_random_vectors() -> None:
         ),
     )
     assert [c.path for c in store.search_vector([float(x) for x in q], 40)] == want[:40]
+
+
+_BASES = [[1, 1, 0], [1, 0, 0], [2, 1, 0], [1, 2, 3], [0, 1, 1]]
+
+
+@settings(max_examples=150, deadline=None, derandomize=True)
+@given(
+    st.lists(st.tuples(st.integers(0, 4), st.integers(1, 9)), min_size=1, max_size=60),
+    st.lists(st.integers(0, 3), min_size=3, max_size=3),
+    st.integers(1, 70),
+)
+def test_exact_order_holds_among_scaled_vectors_whose_floats_differ(
+    picks: list[tuple[int, int]], q: list[int], limit: int
+) -> None:
+    """BACKEND-28, BACKEND-29, BACKEND-31: multiples of one vector tie exactly while their
+    float scores can differ in the last bits; the float pre-sort must leave them to the exact
+    key and the path tie rule, at every `limit`."""
+    rows = {f"d{i:02d}.md": [x * m for x in _BASES[b]] for i, (b, m) in enumerate(picks)}
+    store = exact_store(rows)
+
+    def dot(p: str) -> int:
+        return sum(a * b for a, b in zip(q, rows[p], strict=True))
+
+    want = sorted(
+        (p for p in rows if dot(p) > 0),
+        key=lambda p: (-exact_order_key(dot(p), sum(x * x for x in rows[p])), p),
+    )
+    assert [c.path for c in store.search_vector([float(x) for x in q], limit)] == want[:limit]
+
+
+def test_a_query_of_integers_orders_as_the_same_query_of_floats() -> None:
+    """BACKEND-27: integer components take the checked path and give the same hits."""
+    store = exact_store({"a.md": [1, 5], "b.md": [1, 0], "c.md": [1, 1]})
+    assert store.search_vector([1, 0], 3) == store.search_vector([1.0, 0.0], 3)
+
+
+def test_a_boolean_query_component_is_an_index_error() -> None:
+    """Exact mode takes integers; `True` is not one, even where it would equal 1."""
+    store = exact_store({"a.md": [1, 5]})
+    with pytest.raises(IndexError_):
+        store.search_vector([True, 0.0], 3)
 
 
 def test_exact_ties_go_by_path_then_id() -> None:

@@ -3562,5 +3562,27 @@ def _graph_both_accepted() -> None:
     swap(scripted, "_graph", graph)
 
 
+@mutant(
+    "vector-order-by-float-similarity",
+    "BACKEND-28",
+    "hits ordered by the reported float similarity (ties by path), not the exact integer key",
+)
+def _vector_float_order() -> None:
+    vector = _mod("reference.backends.vector")
+    store = vector.MemoryVectorStore
+
+    def top_exact(self: Any, vec: Any, limit: int) -> Any:
+        found = old(self, vec, 2**31 - 1)
+        if found is None:
+            return None
+        rows, dots, q_norm2 = found
+        pairs = zip(rows, dots, strict=True)
+        sims = [vector.similarity_float(d, q_norm2, self._norm2[i]) for i, d in pairs]
+        order = sorted(range(len(rows)), key=lambda j: -sims[j])  # stable: (path, id) ties
+        return [rows[j] for j in order][:limit], [dots[j] for j in order][:limit], q_norm2
+
+    old = set_attr(store, "_top_exact", top_exact)
+
+
 # Profiles' broken ports live in their own modules and register themselves on import.
 import conformance.selftest.mutants_bm25_okapi  # noqa: E402,F401

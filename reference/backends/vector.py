@@ -68,6 +68,22 @@ def _as_int_vector(vector: Sequence[float] | Sequence[int], what: str) -> list[i
     return out
 
 
+def _sparse_ints(vector: Sequence[float] | Sequence[int], what: str) -> tuple[list[int], list[int]]:
+    """The positions and integer values of the non-zero components (exact mode).
+
+    An embedder's list of integral floats takes a vectorised path; anything else is checked
+    component by component (booleans and non-integers are errors).
+    """
+    if type(vector) is list and set(map(type, vector)) == {float}:
+        arr = np.asarray(vector, dtype=np.float64)
+        if np.isfinite(arr).all() and (arr == np.trunc(arr)).all():
+            nz = np.flatnonzero(arr)
+            return [int(i) for i in nz], [int(x) for x in arr[nz].tolist()]
+    ints = _as_int_vector(vector, what)
+    nz_list = [i for i, x in enumerate(ints) if x != 0]
+    return nz_list, [ints[i] for i in nz_list]
+
+
 class MemoryVectorStore:
     """VectorStore protocol over chunk vectors kept in memory (BACKEND-25..32).
 
@@ -214,67 +230,112 @@ class MemoryVectorStore:
 
     def search_vector(self, vector: Sequence[float], limit: int) -> list[Candidate]:
         """VectorStore protocol: at most `limit` hits, best first (BACKEND-27..31)."""
-        return [h.candidate for h in self.search_scored(vector, limit)]
+        if not self.exact:
+            return [h.candidate for h in self.search_scored(vector, limit)]
+        with self._lock:
+            found = self._top_exact(vector, limit)
+            return [] if found is None else [self._chunks[i] for i in found[0]]
 
     def search_scored(self, vector: Sequence[float], limit: int) -> list[VectorHit]:
         """Hits with their similarity; exact order in exact mode, float order otherwise."""
+        with self._lock:
+            if not self.exact:
+                self._check(vector, limit)
+                return self._search_float(vector, limit) if self._chunks else []
+            found = self._top_exact(vector, limit)
+            if found is None:
+                return []
+            top, dots, q_norm2 = found
+            chunks, norm2 = self._chunks, self._norm2
+            return [
+                VectorHit(chunks[i], similarity_float(dot, q_norm2, norm2[i]), dot)
+                for i, dot in zip(top, dots, strict=True)
+            ]
+
+    def _check(self, vector: Sequence[float], limit: int) -> None:
         if isinstance(limit, bool) or not isinstance(limit, int) or limit < 1:
             raise InvalidInput(f"limit must be an integer >= 1, got {limit!r}")
-        with self._lock:
-            self._build()
-            if not self._chunks:
-                return []
-            if len(vector) != self._dim:
-                raise IndexError_(
-                    f"query vector has {len(vector)} components; the store holds {self._dim}"
-                )
-            if self.exact:
-                return self._search_exact(_as_int_vector(vector, "query vector"), limit)
-            return self._search_float(vector, limit)
+        self._build()
+        if self._chunks and len(vector) != self._dim:
+            raise IndexError_(
+                f"query vector has {len(vector)} components; the store holds {self._dim}"
+            )
 
-    def _dots(self, q: list[int]) -> npt.NDArray[np.int64]:
-        nz = [i for i, x in enumerate(q) if x != 0]
-        bound = sum(abs(q[i]) for i in nz) * self._max_abs
+    def _top_exact(
+        self, vector: Sequence[float], limit: int
+    ) -> tuple[list[int], list[int], int] | None:
+        """The rows of the first `limit` hits in exact order, their dots and |q|²; None when
+        there is no hit (BACKEND-27..29)."""
+        self._check(vector, limit)
+        if not self._chunks:
+            return None
+        nz, values = _sparse_ints(vector, "query vector")
+        return self._search_exact(nz, values, limit)
+
+    def _dots(self, nz: list[int], values: list[int]) -> npt.NDArray[np.int64]:
+        """Every chunk's dot with the query whose non-zero components are `values` at `nz`."""
+        bound = sum(abs(v) for v in values) * self._max_abs
         if bound < _F32_EXACT:
             # Every product and partial sum is an integer below 2^24: float32 is exact.
             rows = self._matrix[nz]
-            dots = np.array([q[i] for i in nz], dtype=np.float32) @ rows
+            dots = np.array(values, dtype=np.float32) @ rows
             return np.asarray(dots.astype(np.int64), dtype=np.int64)
         if bound < (1 << 62):
-            ints = self._matrix.astype(np.int64)
-            return np.asarray(np.array(q, dtype=np.int64) @ ints, dtype=np.int64)
+            ints = self._matrix[nz].astype(np.int64)
+            return np.asarray(np.array(values, dtype=np.int64) @ ints, dtype=np.int64)
         raise IndexError_("query vector too large for exact integer dot products")
 
-    def _search_exact(self, q: list[int], limit: int) -> list[VectorHit]:
-        q_norm2 = sum(x * x for x in q)
+    def _search_exact(
+        self, nz: list[int], values: list[int], limit: int
+    ) -> tuple[list[int], list[int], int] | None:
+        q_norm2 = sum(v * v for v in values)
         if q_norm2 == 0:
-            return []  # BACKEND-27: a zero query vector has no hits.
-        dots = self._dots(q)
+            return None  # BACKEND-27: a zero query vector has no hits.
+        dots = self._dots(nz, values)
         # BACKEND-27: a hit needs a strictly positive dot (zero chunk vectors never qualify).
         positive = np.flatnonzero(dots > 0)
         if positive.size == 0:
-            return []
+            return None
         d = dots[positive].astype(np.float64)
         approx = d / self._norms[positive]
         if positive.size > limit:
             kth = np.partition(approx, positive.size - limit)[positive.size - limit]
-            shortlist = positive[approx >= kth * (1.0 - SHORTLIST_MARGIN)]
+            keep = approx >= kth * (1.0 - SHORTLIST_MARGIN)
+            shortlist, approx = positive[keep], approx[keep]
         else:
             shortlist = positive
-        # Exact order on the shortlist: rows are already in (path, id) order, so a stable
-        # sort by the exact key alone applies the tie rule (BACKEND-28, BACKEND-29).
-        rows = sorted(
-            (int(i) for i in shortlist),
-            key=lambda i: exact_order_key(int(dots[i]), self._norm2[i]),
-            reverse=True,
+        top = self._exact_order(shortlist, approx, dots)[:limit]
+        return top, dots[top].tolist(), q_norm2
+
+    def _exact_order(
+        self, rows: npt.NDArray[np.intp], approx: npt.NDArray[np.float64],
+        dots: npt.NDArray[np.int64],
+    ) -> list[int]:
+        """BACKEND-28/29 order of `rows` (ascending, so in (path, id) order), decided exactly.
+
+        A stable sort by the float score puts the rows in exact order except inside runs of
+        neighbours closer than SHORTLIST_MARGIN (relative; the float's error is below 1e-15,
+        BACKEND-31); each such run is re-sorted by the exact key, ties by row, i.e. by
+        (path, id).
+        """
+        order = np.argsort(-approx, kind="stable")
+        ranked: list[int] = rows[order].tolist()
+        sorted_approx = approx[order]
+        close = np.flatnonzero(
+            sorted_approx[:-1] - sorted_approx[1:] <= SHORTLIST_MARGIN * sorted_approx[:-1]
         )
-        # `reverse=True` keeps equal keys in their original (path, id) order in Python.
-        hits: list[VectorHit] = []
-        for i in rows[:limit]:
-            dot = int(dots[i])
-            sim = similarity_float(dot, q_norm2, self._norm2[i])
-            hits.append(VectorHit(self._chunks[i], sim, dot))
-        return hits
+        j = 0
+        while j < close.size:
+            start = int(close[j])
+            end = start + 1  # the run is ranked[start : end + 1]
+            j += 1
+            while j < close.size and int(close[j]) == end:
+                end += 1
+                j += 1
+            run = ranked[start : end + 1]
+            run.sort(key=lambda i: (-exact_order_key(int(dots[i]), self._norm2[i]), i))
+            ranked[start : end + 1] = run
+        return ranked
 
     def _search_float(self, vector: Sequence[float], limit: int) -> list[VectorHit]:
         q = np.array([float(x) for x in vector], dtype=np.float64)
