@@ -51,7 +51,11 @@ def main(argv: list[str] | None = None) -> int:
         started = time.perf_counter()
         proc = subprocess.run([*HRC, *extra], cwd=ROOT, capture_output=True, text=True)
         elapsed = time.perf_counter() - started
-        counts = re.findall(r"(\d+) (passed|failed|skipped|xfailed|errored)", proc.stdout)
+        # The footer line `hrc: N passed, ...` (the per-profile lines repeat some cases).
+        footer = [line for line in proc.stdout.splitlines() if line.startswith("hrc: ")]
+        counts = re.findall(
+            r"(\d+) (passed|failed|skipped|xfailed|errored)", footer[-1] if footer else ""
+        )
         cases = sum(int(n) for n, _ in counts)
         found[name] = {"cases": cases, "seconds": elapsed, "exit": proc.returncode}
         print(f"| {name} | {cases:,} | {elapsed:.2f} | {cases / elapsed:,.0f} |", flush=True)

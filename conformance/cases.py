@@ -10,7 +10,7 @@ import json
 import math
 import re
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field, fields, replace
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -18,7 +18,7 @@ from typing import Any
 import jsonschema
 import yaml
 
-from conformance import capabilities, profiles
+from conformance import capabilities, case_cache, profiles
 from reference.data import kit_root
 
 
@@ -86,7 +86,40 @@ def schemas_dir() -> Path:
 @cache
 def _validator(name: str) -> jsonschema.Draft202012Validator:
     schema = json.loads((schemas_dir() / name).read_text(encoding="utf-8"))
-    return jsonschema.Draft202012Validator(schema)
+    return jsonschema.Draft202012Validator(inline_local_refs(schema))
+
+
+_LOCAL_DEF = "#/$defs/"
+
+
+def inline_local_refs(schema: Any) -> Any:
+    """The same schema with every bare `{"$ref": "#/$defs/NAME"}` replaced by that definition.
+
+    Validation then follows no reference at run time (about 1.5x faster on traces, which
+    every search case validates). A reference with sibling keywords, to anything but a local
+    definition, to a definition holding `$id`, or inside a cycle of definitions is kept, and
+    `$defs` stays, so the inlined schema accepts exactly what the original accepts.
+    """
+    if not isinstance(schema, dict):
+        return schema
+    defs = schema.get("$defs")
+    if not isinstance(defs, dict):
+        return schema
+
+    def walk(node: Any, open_defs: tuple[str, ...]) -> Any:
+        if isinstance(node, list):
+            return [walk(item, open_defs) for item in node]
+        if not isinstance(node, dict):
+            return node
+        ref = node.get("$ref")
+        if len(node) == 1 and isinstance(ref, str) and ref.startswith(_LOCAL_DEF):
+            name = ref[len(_LOCAL_DEF) :]
+            target = defs.get(name)
+            if isinstance(target, dict) and "$id" not in target and name not in open_defs:
+                return walk(target, (*open_defs, name))
+        return {key: walk(value, open_defs) for key, value in node.items()}
+
+    return {key: value if key == "$defs" else walk(value, ()) for key, value in schema.items()}
 
 
 def schema_validator(name: str) -> jsonschema.Draft202012Validator:
@@ -291,8 +324,36 @@ def load_file(path: Path, root: Path | None = None) -> list[Case]:
     base = root if root is not None else golden_dir()
     profile = profile_of_path(path, base)
     stage = path.parent.name if profile is None else profiles.capability(profile)
-    data_dir = profiles.spec_dir_for(root) / "data"
-    return load_text(text, rel, stage, profile=profile, data_dir=data_dir)
+    spec_dir = profiles.spec_dir_for(root)
+    data_dir = spec_dir / "data"
+    key = case_cache.entry_key(text, rel, stage, profile, spec_dir)
+    records = case_cache.cached(
+        key,
+        lambda: [
+            case_record(c)
+            for c in load_text(text, rel, stage, profile=profile, data_dir=data_dir)
+        ],
+    )
+    return [case_from_record(r) for r in records]
+
+
+_TUPLE_FIELDS = ("clauses", "tags", "requires")
+
+
+def case_record(case: Case) -> dict[str, Any]:
+    """Every field of a case as JSON values (the case cache's stored form)."""
+    record = {f.name: getattr(case, f.name) for f in fields(Case)}
+    for name in _TUPLE_FIELDS:
+        record[name] = list(record[name])
+    return record
+
+
+def case_from_record(record: dict[str, Any]) -> Case:
+    """The case of `case_record`'s output."""
+    values = dict(record)
+    for name in _TUPLE_FIELDS:
+        values[name] = tuple(values[name])
+    return Case(**values)
 
 
 def profile_of_path(path: Path, root: Path) -> str | None:
