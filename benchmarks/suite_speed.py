@@ -4,13 +4,16 @@
 
 Runs `hrc run --quiet` once against the reference adapter, the JavaScript port and the Go
 port (each only if it is available: `node`, `ports/go/bin/adapter`), the way CI does, and
-prints the wall time and cases per second. Not a test: nothing is asserted.
+prints the wall time and cases per second. The case cache (conformance/case_cache.py) is
+warmed first; one more reference run with `HRC_NO_CACHE=1` shows what a cold run costs.
+Not a test: nothing is asserted.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
 import re
 import shutil
 import subprocess
@@ -21,6 +24,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 HRC = [sys.executable, "-m", "conformance.cli", "run", "--quiet"]
 ADAPTERS = {
+    "reference (Python), no case cache": [],
     "reference (Python)": [],
     "JavaScript port": ["--adapter", "node ports/js/adapter.mjs",
                         "--expected-failures", "ports/js/expected-failures.yaml"],
@@ -44,12 +48,16 @@ def main(argv: list[str] | None = None) -> int:
     print("| implementation | cases run | wall (s) | cases / s |")
     print("|---|---:|---:|---:|")
     found = {}
+    subprocess.run([*HRC, "--select", "rrf/"], cwd=ROOT, capture_output=True)  # warm the cache
     for name, extra in ADAPTERS.items():
         if not available(name):
             print(f"| {name} | not available | | |")
             continue
         started = time.perf_counter()
-        proc = subprocess.run([*HRC, *extra], cwd=ROOT, capture_output=True, text=True)
+        env = {**os.environ, "HRC_NO_CACHE": "1"} if "no case cache" in name else None
+        proc = subprocess.run(
+            [*HRC, *extra], cwd=ROOT, capture_output=True, text=True, env=env
+        )
         elapsed = time.perf_counter() - started
         # The footer line `hrc: N passed, ...` (the per-profile lines repeat some cases).
         footer = [line for line in proc.stdout.splitlines() if line.startswith("hrc: ")]
