@@ -404,6 +404,7 @@ def load_text(
     for i, raw in enumerate(data["cases"]):
         line = _line_of(node, ["cases", i])
         requires = _checked_requires(data["op"], raw, profile, data_dir, f"{rel}:{line}")
+        _check_absent(raw, f"{rel}:{line}")
         case = Case(
             id=raw["id"],
             op=data["op"],
@@ -420,6 +421,19 @@ def load_text(
         )
         cases.extend(with_meaning(case, raw.get("fixture")))
     return cases
+
+
+def _check_absent(raw: dict[str, Any], where: str) -> None:
+    """PROTO-47: a pointer of `expect.absent` may not name a value of the case's own output."""
+    from conformance.compare import resolve_pointer
+
+    expect = raw["expect"]
+    for pointer in expect.get("absent", ()):
+        if resolve_pointer(expect["output"], pointer)[0]:
+            raise CaseFileError(
+                f"{where}: case {raw['id']}: expect.absent lists {pointer!r}, which its own "
+                "expected output holds"
+            )
 
 
 def _checked_requires(

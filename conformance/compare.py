@@ -207,4 +207,43 @@ def check(expect: dict[str, Any], output: Any, op: str | None = None) -> Mismatc
             f"output matches none of the {len(options)} acceptable outputs; "
             f"closest is option {index}: {first.reason}",
         )
-    return compare(drop_timings(expect["output"]), output, expect.get("compare", "exact"), "", op)
+    mode = expect.get("compare", "exact")
+    mismatch = compare(drop_timings(expect["output"]), output, mode, "", op)
+    return mismatch if mismatch is not None else absent_problem(expect.get("absent", ()), output)
+
+
+def resolve_pointer(document: Any, pointer: str) -> tuple[bool, Any]:
+    """RFC 6901: (True, value) when `pointer` names a value of `document`, else (False, None).
+
+    `""` names the whole document; `~1` stands for `/` and `~0` for `~`; an array step is a
+    decimal index without leading zeros.
+    """
+    if pointer == "":
+        return True, document
+    current = document
+    for raw in pointer.split("/")[1:]:
+        step = raw.replace("~1", "/").replace("~0", "~")
+        if isinstance(current, dict):
+            if step not in current:
+                return False, None
+            current = current[step]
+        elif isinstance(current, list):
+            if not step.isdigit() or (step != "0" and step.startswith("0")):
+                return False, None
+            index = int(step)
+            if index >= len(current):
+                return False, None
+            current = current[index]
+        else:
+            return False, None
+    return True, current
+
+
+def absent_problem(pointers: Any, output: Any) -> Mismatch | None:
+    """PROTO-47: the first of the case's `absent` pointers that names a value of the output."""
+    for pointer in pointers:
+        present, value = resolve_pointer(output, pointer)
+        if present:
+            reason = "a member the case says is absent is present"
+            return Mismatch(pointer, "(absent)", value, reason)
+    return None

@@ -39,7 +39,7 @@ from conformance.cases import (
     load_text,
     select,
 )
-from conformance.compare import check, compare, drop_timings, numbers_equal
+from conformance.compare import absent_problem, check, compare, drop_timings, numbers_equal
 from reference.data import kit_root
 
 Handler = Callable[[dict[str, Any]], dict[str, Any]]
@@ -114,6 +114,10 @@ def plan(cases: Sequence[Case], handlers: dict[str, Handler]) -> tuple[list[Chan
                 problems.append(
                     Problem(case, f"reference answers error {value!r}; not rewritten")
                 )
+                continue
+            present = absent_problem(expect.get("absent", ()), drop_timings(value))
+            if present is not None:
+                problems.append(Problem(case, f"reference output breaks expect.absent: {present}"))
                 continue
             mode = expect.get("compare", "exact")
             if compare(drop_timings(expect["output"]), drop_timings(value), mode) is None:

@@ -90,3 +90,22 @@ def test_scalars_that_loaders_read_differently_are_rejected(
 def test_the_real_golden_suite_loads() -> None:
     """The shipped golden files pass every loader check."""
     assert len(load_all()) > 0
+
+
+def test_an_absent_pointer_its_own_output_holds_is_rejected_with_its_line(
+    tmp_path: Path,
+) -> None:
+    """PROTO-47: `absent` may not contradict the case's own expected output."""
+    text = GOOD_CASE.replace(
+        "      output: {length: 3}\n", "      output: {length: 3}\n      absent: [/length]\n"
+    )
+    message = _error(_write(tmp_path, text))
+    assert "stage/cases.yaml:3:" in message and "expect.absent lists '/length'" in message
+
+
+def test_absent_goes_only_with_an_output_expectation(tmp_path: Path) -> None:
+    """PROTO-47: an `error` or `one_of` expectation has no output to hold members."""
+    text = GOOD_CASE.replace(
+        "      output: {length: 3}\n", "      error: invalid_input\n      absent: [/length]\n"
+    )
+    assert "schema violation" in _error(_write(tmp_path, text))

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from conformance.compare import check, compare, differences, drop_timings
+from conformance.compare import check, compare, differences, drop_timings, resolve_pointer
 from conformance.tolerances import TOLERANCES
 from reference.data import kit_root
 
@@ -137,3 +137,29 @@ def test_output_where_an_error_is_expected_is_a_mismatch() -> None:
     """An expected error cannot be satisfied by an output."""
     found = check({"error": "invalid_input"}, {"x": 1})
     assert found is not None and found.reason == "expected an error, got an output"
+
+
+# -- PROTO-47: expect.absent ---------------------------------------------------------------------
+
+
+def test_a_member_the_case_lists_as_absent_fails_when_present() -> None:
+    """PROTO-47: a partial expectation plus `absent` catches a member the port must not emit."""
+    expect = {"output": {"a": 1}, "compare": "partial", "absent": ["/trace/graph"]}
+    found = check(expect, {"a": 1, "trace": {"graph": {"ran": False}}})
+    assert found is not None
+    assert (found.path, found.actual) == ("/trace/graph", {"ran": False})
+
+
+def test_a_member_the_case_lists_as_absent_passes_when_missing() -> None:
+    """PROTO-47: a missing member, or a missing parent, is absent."""
+    expect = {"output": {"a": 1}, "compare": "partial", "absent": ["/trace/graph", "/x/y"]}
+    assert check(expect, {"a": 1, "trace": {"vector": {}}}) is None
+
+
+def test_absent_pointers_unescape_and_index_lists_as_rfc_6901_says() -> None:
+    """PROTO-47: `~1` is `/`, `~0` is `~`, a list step is a decimal index without leading 0."""
+    doc = {"a/b": {"m~n": [10, 20]}}
+    assert resolve_pointer(doc, "/a~1b/m~0n/1") == (True, 20)
+    assert resolve_pointer(doc, "/a~1b/m~0n/01") == (False, None)
+    assert resolve_pointer(doc, "/a~1b/m~0n/2") == (False, None)
+    assert resolve_pointer(doc, "") == (True, doc)

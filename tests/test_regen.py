@@ -100,3 +100,20 @@ def test_floats_are_written_in_a_form_every_loader_reads_as_float() -> None:
     """1e-07 would be a string for PyYAML; it is written 1.0e-07."""
     written = flow({"a": 1e-07, "b": 1e16, "c": 0.5, "d": 3})
     assert written == "{a: 1.0e-07, b: 1.0e+16, c: 0.5, d: 3}"
+
+
+def test_a_reference_output_breaking_expect_absent_is_reported_never_rewritten(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """PROTO-47: regen cannot fix a member the case says is absent; it reports the case."""
+    golden = write_tiny_golden(tmp_path)
+    path = golden / "lengths" / "length.yaml"
+    text = path.read_text(encoding="utf-8").replace(
+        "expect:\n      output: {length: 3}\n  - id: tiny/length/astral",
+        "expect:\n      output: {}\n      compare: partial\n      absent: [/length]\n"
+        "  - id: tiny/length/astral",
+    )
+    path.write_text(text, encoding="utf-8")
+    assert cli.main(["regen", "--golden", str(golden)]) == 1
+    assert "tiny/length/ascii: reference output breaks expect.absent" in capsys.readouterr().err
+    assert path.read_text(encoding="utf-8") == text

@@ -3584,5 +3584,39 @@ def _vector_float_order() -> None:
     old = set_attr(store, "_top_exact", top_exact)
 
 
+@mutant(
+    "graph-trace-member-without-backend",
+    "GRAPH-5",
+    "the trace carries a graph member (not run, skip mode) even when no graph backend is set",
+)
+def _graph_member_always() -> None:
+    pipe = _mod("reference.pipeline")
+    original = pipe.search
+
+    def search(request: Any, backends: Any) -> Any:
+        results, trace = original(request, backends)
+        trace.setdefault("graph", {"ran": False, "skip": "mode", "hits": 0, "error": None})
+        return results, trace
+
+    swap(pipe, "search", search)
+
+
+@mutant(
+    "trace-profiles-member-always",
+    "TRACE-15",
+    "the trace carries an empty profiles member when the request enables no profile",
+)
+def _profiles_member_always() -> None:
+    pipe = _mod("reference.pipeline")
+    original = pipe.search
+
+    def search(request: Any, backends: Any) -> Any:
+        results, trace = original(request, backends)
+        trace.setdefault("profiles", {})
+        return results, trace
+
+    swap(pipe, "search", search)
+
+
 # Profiles' broken ports live in their own modules and register themselves on import.
 import conformance.selftest.mutants_bm25_okapi  # noqa: E402,F401
