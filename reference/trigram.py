@@ -141,25 +141,24 @@ class TrigramIndex:
         word_ids: npt.NDArray[np.int32],
         offsets: npt.NDArray[np.int64],
         gram_index: GramIndex | None = None,
+        postings: tuple[npt.NDArray[Any], npt.NDArray[np.int64]] | None = None,
     ) -> TrigramIndex:
         """TRI-1..7 over word lists computed earlier (stored by the index at index time):
         chunk i's distinct words, in first-occurrence order, are
         vocabulary[word_ids[offsets[i]:offsets[i + 1]]]. Searches equal TrigramIndex(chunks):
         word numbering never changes a result (tables are keyed, orders come from the chunk's
         word order and the query's token order). `gram_index` (gram -> word ids, stored too)
-        saves computing every word's trigrams; without it, it is built here."""
+        saves computing every word's trigrams; without it, it is built here. `postings` (the
+        output of word_postings for these word lists, stored too) saves the sort."""
         self = cls.__new__(cls)
         self._chunks = tuple(chunks)
         self._chunk_words = _Slices(word_ids, offsets)
         self._vocab = {}
         self._word_grams = _LazyGrams(vocabulary)
         self._by_gram = gram_index if gram_index is not None else GramIndex.build(vocabulary)
-        # Postings: the positions holding each word, ascending (a stable sort by word id).
-        positions = np.repeat(np.arange(len(chunks), dtype=np.int64), np.diff(offsets))
-        order = np.argsort(word_ids, kind="stable")
-        counts = np.bincount(word_ids, minlength=len(vocabulary))
-        starts = np.concatenate(([0], np.cumsum(counts))).astype(np.int64)
-        self._postings = _Slices(positions[order], starts)
+        if postings is None:
+            postings = word_postings(word_ids, offsets, len(vocabulary))
+        self._postings = _Slices(*postings)
         return self
 
     def __len__(self) -> int:
@@ -207,6 +206,18 @@ class TrigramIndex:
                 if pair is not None and (best is None or _greater(pair, best)):
                     best = pair
         return best
+
+
+def word_postings(
+    word_ids: npt.NDArray[Any], offsets: npt.NDArray[np.int64], n_words: int
+) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]:
+    """(positions, starts): the chunk positions holding word w, ascending, are
+    positions[starts[w]:starts[w + 1]], for chunk word lists given as flat ids and offsets."""
+    holders = np.repeat(np.arange(len(offsets) - 1, dtype=np.int64), np.diff(offsets))
+    order = np.argsort(word_ids, kind="stable")
+    counts = np.bincount(word_ids, minlength=n_words)
+    starts = np.concatenate(([0], np.cumsum(counts))).astype(np.int64)
+    return holders[order], starts
 
 
 class _LazyGrams(Sequence[frozenset[str]]):

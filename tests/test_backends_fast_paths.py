@@ -145,6 +145,7 @@ def test_stored_words_give_the_same_trigram_hits(tmp_path: Path) -> None:
         stored = index.trigram_index()
         assert stored is not None
         assert index._load_gram_index(len(index._vocabulary())) is not None  # refreshed too
+        assert index._load_layout(len(index._vocabulary())) is not None  # and the layout
         fresh = TrigramIndex(index.chunks())
         for tokens in (["kubernets"], ["clustr", "teapo"], ["postgress"], ["naive"],
                        ["σίσυφος"], ["a"], ["zzz"], ["kettl", "node"]):
@@ -157,3 +158,45 @@ def test_index_without_stored_words_builds_the_trigram_index(tmp_path: Path) -> 
     with SqliteIndex(tmp_path / "x.db") as index:
         index.upsert_document("a.md", [Candidate("a.md#0", "a.md", "", "", "kubernetes")])
         assert index.trigram_index() is None
+
+
+def _doc(path: str, content: str) -> list[Candidate]:
+    return [Candidate(f"{path}#0", path, "", "", content)]
+
+
+def test_a_write_after_indexing_drops_the_word_layout_even_where_rowids_are_reused(
+    tmp_path: Path,
+) -> None:
+    """TRI-1: rewriting the last document gives its chunks the same rowids again; the stored
+    layout must not answer for the old words."""
+    with SqliteIndex(tmp_path / "x.db", store_words=True) as index:
+        index.upsert_document("a.md", _doc("a.md", "kubernetes cluster"))
+        index.upsert_document("b.md", _doc("b.md", "postgres teapot"))
+        index.store_missing_words()
+        index.chunks()  # the layout is checked against the listed chunks' rowids
+        assert index._load_layout(len(index._vocabulary())) is not None
+        rowids = list(index._rowids)
+        index.upsert_document("b.md", _doc("b.md", "cluster"))  # known words only
+        index.chunks()
+        assert index._rowids == rowids  # the same rowids and vocabulary, other words
+        assert index._load_layout(len(index._vocabulary())) is None
+        tri = index.trigram_index()
+        assert tri is not None
+        assert [h.candidate.path for h in tri.search(["clustr"], 5)] == ["a.md", "b.md"]
+        assert tri.search(["teapo"], 5) == []
+
+
+def test_a_search_that_never_reaches_the_trigram_rung_loads_no_chunk_list(
+    tmp_path: Path,
+) -> None:
+    """Loading every chunk costs about 0.6 s at 100k; only the trigram rung needs them."""
+    from reference.pipeline import Backends, search
+
+    with SqliteIndex(tmp_path / "x.db", store_words=True) as index:
+        index.upsert_document("a.md", _doc("a.md", "kubernetes cluster"))
+        index.store_missing_words()
+        index._forget()
+        results, _ = search({"query": "kubernetes", "mode": "bm25"}, Backends(index=index))
+        assert [r["id"] for r in results] == ["a.md#0"] and index._chunks_cache is None
+        _, trace = search({"query": "kubernets", "mode": "bm25"}, Backends(index=index))
+        assert trace["bm25"]["winningRung"] == "trigram_fuzzy"

@@ -18,12 +18,12 @@ from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from itertools import count
-from typing import Protocol
+from typing import Any, Protocol
 
 import numpy as np
 import numpy.typing as npt
 
-from reference.trigram import GramIndex, TrigramIndex, chunk_words
+from reference.trigram import GramIndex, TrigramIndex, chunk_words, word_postings
 from reference.types import Candidate, IndexError_, InvalidInput
 
 
@@ -60,6 +60,8 @@ SCHEMA = (
     # TRI-2: gram -> word ids over the whole vocabulary (refreshed at the end of each run).
     "CREATE TABLE IF NOT EXISTS trigram_blobs (name TEXT PRIMARY KEY, data BLOB NOT NULL)",
 )
+#: Name prefix, in trigram_blobs, of the blobs of _store_layout.
+_LAYOUT = "layout_"
 #: meta key naming the embedder and dimension of chunk_vectors, e.g. `hrc-hash-v1/256`.
 VECTORS_KEY = "vectors"
 
@@ -107,6 +109,9 @@ class SqliteIndex:
     `path` is a file path or ":memory:". The connection is shared by threads under a lock
     so that legs MAY run concurrently (PIPE-3).
     """
+
+    #: chunks() never answers None: the trigram rung may wait until it runs to load them.
+    lists_chunks = True
 
     def __init__(
         self,
@@ -273,9 +278,68 @@ class SqliteIndex:
                     "DELETE FROM chunk_words WHERE rowid NOT IN (SELECT rowid FROM chunks)"
                 )
                 self._store_gram_index()
+                self._store_layout()
         except sqlite3.Error as exc:
             raise IndexError_(f"cannot store words: {exc}") from exc
         return len(missing)
+
+    def _store_layout(self) -> None:
+        """TRI-1: every chunk's word ids in chunks() order and each word's postings, as single
+        blobs, so the first fuzzy query loads arrays instead of a row per chunk and a sort.
+        Derived from chunk_words at the end of an index run; any later write deletes it."""
+        rows = self._db.execute(
+            "SELECT c.rowid, w.wids FROM chunks AS c JOIN chunk_words AS w "
+            "ON w.rowid = c.rowid ORDER BY c.path, c.id"
+        ).fetchall()
+        (total,) = self._db.execute("SELECT count(*) FROM chunks").fetchone()
+        (size,) = self._db.execute("SELECT count(*) FROM trigram_words").fetchone()
+        self._db.execute(f"DELETE FROM trigram_blobs WHERE name GLOB '{_LAYOUT}*'")
+        if len(rows) != int(total):
+            return  # some chunk has no stored words: nothing to lay out
+        blobs = [bytes(b) for _, b in rows]
+        lengths = np.array([len(b) // 4 for b in blobs], dtype=np.int64)
+        offsets = np.concatenate(([0], np.cumsum(lengths))).astype(np.int64)
+        flat = np.frombuffer(b"".join(blobs), dtype="<i4").astype(np.int32)
+        positions, starts = word_postings(flat, offsets, int(size))
+        layout = {
+            "rowids": np.array([r for r, _ in rows], dtype="<i8").tobytes(),
+            "word_offsets": offsets.astype("<i8").tobytes(),
+            "word_ids": flat.astype("<i4").tobytes(),
+            "postings": positions.astype("<i4").tobytes(),
+            "posting_starts": starts.astype("<i8").tobytes(),
+            "vocabulary": str(int(size)).encode("ascii"),
+        }
+        self._db.executemany(
+            "INSERT INTO trigram_blobs(name, data) VALUES (?, ?)",
+            [(_LAYOUT + name, data) for name, data in layout.items()],
+        )
+
+    def _load_layout(self, size: int) -> tuple[npt.NDArray[Any], ...] | None:
+        """The stored layout when it describes exactly the chunks of chunks() (same rowids in
+        the same order) over `size` words; else None."""
+        found = dict(
+            self._db.execute(
+                f"SELECT substr(name, {len(_LAYOUT) + 1}), data FROM trigram_blobs "
+                f"WHERE name GLOB '{_LAYOUT}*'"
+            )
+        )
+        if found.get("vocabulary") != str(size).encode("ascii"):
+            return None
+        rowids = np.frombuffer(found["rowids"], dtype="<i8")
+        if not np.array_equal(rowids, np.array(self._rowids, dtype=np.int64)):
+            return None
+        offsets = np.frombuffer(found["word_offsets"], dtype="<i8").astype(np.int64)
+        flat = np.frombuffer(found["word_ids"], dtype="<i4").astype(np.int32)
+        positions = np.frombuffer(found["postings"], dtype="<i4").astype(np.int64)
+        starts = np.frombuffer(found["posting_starts"], dtype="<i8").astype(np.int64)
+        if (
+            len(offsets) != len(rowids) + 1
+            or int(offsets[-1]) != len(flat)
+            or len(starts) != size + 1
+            or int(starts[-1]) != len(positions)
+        ):
+            raise IndexError_("the stored trigram layout is inconsistent")
+        return flat, offsets, positions, starts
 
     def _vocabulary(self) -> list[str]:
         return [str(w) for (w,) in self._db.execute("SELECT word FROM trigram_words ORDER BY wid")]
@@ -325,8 +389,17 @@ class SqliteIndex:
                 return self._trigram
             try:
                 vocabulary = self._vocabulary()
-                stored = dict(self._db.execute("SELECT rowid, wids FROM chunk_words"))
                 gram_index = self._load_gram_index(len(vocabulary))
+                layout = self._load_layout(len(vocabulary))
+                if layout is not None:
+                    flat, offsets, positions, starts = layout
+                    if flat.size and int(flat.max()) >= len(vocabulary):
+                        raise IndexError_("stored chunk words name an unknown word id")
+                    self._trigram = TrigramIndex.from_word_ids(
+                        chunks, vocabulary, flat, offsets, gram_index, (positions, starts)
+                    )
+                    return self._trigram
+                stored = dict(self._db.execute("SELECT rowid, wids FROM chunk_words"))
             except sqlite3.Error as exc:
                 raise IndexError_(str(exc)) from exc
             blobs: list[bytes] = []
@@ -380,6 +453,8 @@ class SqliteIndex:
 
     def _delete_rows(self, path: str) -> bool:
         self._forget()
+        # Every write goes through here: the word layout no longer describes the chunks.
+        self._db.execute(f"DELETE FROM trigram_blobs WHERE name GLOB '{_LAYOUT}*'")
         row = self._db.execute(
             "SELECT first_rowid, chunk_count FROM documents WHERE path = ?", (path,)
         ).fetchone()
