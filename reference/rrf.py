@@ -21,7 +21,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from itertools import chain, compress, repeat
-from operator import and_, attrgetter, is_not, itemgetter, le, mul, neg
+from operator import attrgetter, le, mul
 from typing import Any, overload
 
 from reference.text import codepoint_key
@@ -177,6 +177,9 @@ def exact_sum(terms: Sequence[Term]) -> Fraction:
 
 def canonical_sum(contributions: Sequence[float]) -> float:
     """RRF-7: sum from 0.0, left to right, over the contributions sorted by descending value."""
+    if len(contributions) == 2:  # the same sum, without a sort (an id in two lists)
+        a, b = contributions
+        return 0.0 + a + b if a >= b else 0.0 + b + a
     total = 0.0
     for value in sorted(contributions, reverse=True):
         total += value
@@ -216,6 +219,8 @@ def _all_equal(first: Candidate, occurrences: Sequence[tuple[int, Candidate]]) -
     for _, cand in occurrences:
         if cand is not first and cand != first:
             return False
+    if len(first.metadata) < 2:
+        return True
     keys = list(first.metadata)
     return keys == sorted(keys, key=codepoint_key)
 
@@ -279,15 +284,18 @@ _Leg = tuple[
 _ID = attrgetter("id")
 
 
-def _leg(ranked: RankedList, weight: float, ids: list[str], k: int) -> _Leg:
-    """RRF-2, RRF-4: a list's ranks by id (first occurrence) and its per-rank tables."""
-    rank_of = dict(zip(ids, range(len(ids)), strict=True))
-    if len(rank_of) < len(ids):  # a repeated id: only its first occurrence counts (RRF-4)
+def _leg(ranked: RankedList, weight: float, k: int) -> _Leg:
+    """RRF-2, RRF-4, RRF-5: a list's ranks by id (first occurrence) and its per-rank tables."""
+    items = ranked.items
+    rank_of = dict(zip(map(_ID, items), range(len(items)), strict=True))
+    if "" in rank_of:
+        raise InvalidInput("candidate id must be a non-empty string")  # RRF-5
+    if len(rank_of) < len(items):  # a repeated id: only its first occurrence counts (RRF-4)
         rank_of = {}
-        for rank, cid in enumerate(ids):
-            rank_of.setdefault(cid, rank)
-    values, terms = _tables(weight, k, len(ids))
-    return ranked.items, rank_of, values, terms, _pairs(ranked.name, len(ids))
+        for rank, cand in enumerate(items):
+            rank_of.setdefault(cand.id, rank)
+    values, terms = _tables(weight, k, len(items))
+    return items, rank_of, values, terms, _pairs(ranked.name, len(items))
 
 
 def fuse(lists: Sequence[RankedList], k: int = DEFAULT_K) -> list[Fused]:
@@ -300,11 +308,9 @@ def fuse(lists: Sequence[RankedList], k: int = DEFAULT_K) -> list[Fused]:
     legs: list[_Leg] = []
     for ranked in lists:
         weight = check_weight(ranked.weight)
-        ids = list(map(_ID, ranked.items))
-        if "" in ids:
-            raise InvalidInput("candidate id must be a non-empty string")  # RRF-5
+        leg = _leg(ranked, weight, k)  # checks the ids of every list (RRF-5)
         if weight != 0:  # RRF-3: a zero-weight list is ignored.
-            legs.append(_leg(ranked, weight, ids, k))
+            legs.append(leg)
     # The ids found in more than one list, by set intersections.
     seen: set[str] = set()
     multi: set[str] = set()
@@ -367,17 +373,18 @@ def exact_numerators(run: Sequence[Fused]) -> list[int]:
     A term is w / d with d = k + r + 1 and w = m / 2^e exactly (as_integer_ratio), so
     D = 2^E · lcm(every d), E the largest e, is a common denominator: the term is
     m · (lcm / d) · 2^(E − e) / D. Any common multiple orders as well as the least one.
+    Each distinct term is converted once (items of one rank in lists of one weight share it).
     """
     terms = [_terms(item) for item in run]
-    ratios = {w: w.as_integer_ratio() for w in {t[0] for ts in terms for t in ts}}
-    top = max(den.bit_length() for _, den in ratios.values()) - 1
-    ds = {k + r + 1 for ts in terms for _, k, r in ts}
-    common = math.lcm(*ds)
-    factor = {d: common // d for d in ds}
-    shift = {w: top - (den.bit_length() - 1) for w, (_, den) in ratios.items()}
-    return [
-        sum((ratios[w][0] * factor[k + r + 1]) << shift[w] for w, k, r in ts) for ts in terms
-    ]
+    distinct = set(chain.from_iterable(terms))
+    ratios = {w: w.as_integer_ratio() for w, _, _ in distinct}
+    top = max(den.bit_length() for _, den in ratios.values())
+    common = math.lcm(*{k + r + 1 for _, k, r in distinct})
+    numerator = {
+        (w, k, r): (ratios[w][0] * (common // (k + r + 1))) << (top - ratios[w][1].bit_length())
+        for w, k, r in distinct
+    }
+    return [sum(map(numerator.__getitem__, ts)) for ts in terms]
 
 
 def _terms(item: Fused) -> tuple[Term, ...]:
@@ -399,17 +406,10 @@ def order_run(run: list[Fused]) -> list[Fused]:
     except _NoTerms:
         return sorted(run, key=sort_key)
     # (exact descending, path, id), as sort_key; Python compares str by code point (TEXT-9).
-    keyed = sorted(
-        (-num, item.candidate.path, item.candidate.id, i)
-        for i, (num, item) in enumerate(zip(nums, run, strict=True))
-    )
-    return [run[key[-1]] for key in keyed]
-
-
-_SCORE = attrgetter("score")
-_PATH = attrgetter("candidate.path")
-_CID = attrgetter("candidate.id")
-_STORED_TERMS = attrgetter("_exact")
+    pairs = zip(nums, run, strict=True)
+    # ids are unique, so the comparison never reaches the Fused element
+    keyed = sorted([(-num, item.candidate.path, item.candidate.id, item) for num, item in pairs])
+    return [key[3] for key in keyed]
 
 
 def order_exactly(fused: list[Fused]) -> list[Fused]:
@@ -419,35 +419,32 @@ def order_exactly(fused: list[Fused]) -> list[Fused]:
     point, TEXT-9). Neighbours whose floats are within _NEAR (or below _TINY) are "close";
     a maximal run of close neighbours is in exact order already when its items have equal
     multisets of terms (then their exact scores are equal, and so are their floats), and is
-    ordered by order_run otherwise. Only runs holding a close pair whose stored terms are not
-    one and the same object (fuse() shares a seen-once item's term tuple per rank and
-    weight) are looked at in Python. The result equals sorting every item by sort_key.
+    ordered by order_run otherwise. A run is looked at only from a close pair whose stored
+    terms are not one and the same object (fuse() shares a seen-once item's term tuple per
+    weight, k and rank). The result equals sorting every item by sort_key.
     """
-    scores, paths, ids = map(neg, map(_SCORE, fused)), map(_PATH, fused), map(_CID, fused)
-    entries = sorted(zip(scores, paths, ids, fused, strict=True))  # ids are unique: the
-    # comparison never reaches the Fused element
-    out: list[Fused] = list(map(itemgetter(3), entries))
-    keys: list[float] = list(map(itemgetter(0), entries))  # −score, ascending
+    # ids are unique, so the comparison never reaches the Fused element
+    entries = sorted([(-f.score, f.candidate.path, f.candidate.id, f) for f in fused])
+    out = [entry[3] for entry in entries]
+    keys = [entry[0] for entry in entries]  # −score, ascending
     n = len(keys)
-    # close[i − 1]: out[i − 1] and out[i] are too close for their floats to decide.
+    # close[i − 1]: the floats of out[i − 1] and out[i] cannot decide their order.
     close = list(map(le, keys[1:], map(mul, keys, repeat(_FAR))))
     tiny = bisect_right(keys, -_TINY)  # out[tiny:] score below _TINY
     if tiny < n:
-        close[max(tiny - 1, 0):] = repeat(True, n - max(tiny, 1))
-    stored = list(map(_STORED_TERMS, out))
-    hot = compress(range(1, n), map(and_, close, map(is_not, stored[1:], stored)))
+        close[max(tiny - 1, 0) :] = repeat(True, n - max(tiny, 1))
     end = 0
-    for i in hot:
-        if i < end:
-            continue  # inside the run just handled
+    for i in compress(range(1, n), close):
+        if i < end or out[i]._exact is out[i - 1]._exact:
+            continue  # inside the run just handled, or the same terms
         start, end = i - 1, i + 1
         while start > 0 and close[start - 1]:
             start -= 1
         while end < n and close[end - 1]:
             end += 1
-        first = stored[start]
-        for other in stored[start + 1 : end]:
-            if not _same_terms(first, other):
+        first = out[start]._exact
+        for item in out[start + 1 : end]:
+            if not _same_terms(first, item._exact):
                 out[start:end] = order_run(out[start:end])
                 break
     return out
