@@ -283,6 +283,12 @@ _Leg = tuple[
 
 _ID = attrgetter("id")
 
+#: The sightings of an id found in several lists: occurrences (rank, candidate) for merge(),
+#: contributions for canonical_sum(), and the concatenated terms and (name, rank) pairs.
+_Sightings = tuple[
+    list[tuple[int, Candidate]], list[float], tuple[Term, ...], tuple[RankPair, ...]
+]
+
 
 def _leg(ranked: RankedList, weight: float, k: int) -> _Leg:
     """RRF-2, RRF-4, RRF-5: a list's ranks by id (first occurrence) and its per-rank tables."""
@@ -320,33 +326,34 @@ def fuse(lists: Sequence[RankedList], k: int = DEFAULT_K) -> list[Fused]:
     fused: list[Fused] = []
     append = fused.append
     new = object.__new__
-    for items, rank_of, values, terms, pairs in legs:  # ids found once, list by list
+    # An id found in several lists: its occurrences (rank, candidate), contributions, terms
+    # and (name, rank) pairs, gathered list by list, in the order the ids were first seen.
+    sightings: dict[str, _Sightings] = {}
+    for items, rank_of, values, terms, pairs in legs:
         for cid, rank in rank_of.items():
             if cid in multi:
+                found = sightings.get(cid)
+                if found is None:
+                    first = [(rank, items[rank])]
+                    sightings[cid] = (first, [values[rank]], terms[rank], pairs[rank])
+                else:
+                    occurrences, contributions, sum_terms, sum_pairs = found
+                    occurrences.append((rank, items[rank]))
+                    contributions.append(values[rank])
+                    sightings[cid] = (occurrences, contributions, sum_terms + terms[rank],
+                                      sum_pairs + pairs[rank])
                 continue
+            # Found once: the list's candidate, contribution, term and rank, from the tables.
             item: Fused = new(Fused)
             item.candidate = items[rank]
             item.score = values[rank]
             item._exact = terms[rank]
             item._ranks = pairs[rank]
             append(item)
-    # Ids found in several lists, in the order they were first seen (not the set's order).
-    firsts = chain.from_iterable(rank_of for _, rank_of, _, _, _ in legs)
-    for cid in dict.fromkeys(filter(multi.__contains__, firsts)):
-        occurrences: list[tuple[int, Candidate]] = []
-        contributions: list[float] = []
-        sum_terms: tuple[Term, ...] = ()
-        sum_pairs: tuple[RankPair, ...] = ()
-        for items, rank_of, values, terms, pairs in legs:
-            found = rank_of.get(cid)
-            if found is not None:
-                occurrences.append((found, items[found]))
-                contributions.append(values[found])
-                sum_terms += terms[found]
-                sum_pairs += pairs[found]
+    for occurrences, contributions, sum_terms, sum_pairs in sightings.values():
         item = new(Fused)
-        item.candidate = merge(occurrences)
-        item.score = canonical_sum(contributions)
+        item.candidate = merge(occurrences)  # RRF-10
+        item.score = canonical_sum(contributions)  # RRF-7
         item._exact = sum_terms
         item._ranks = sum_pairs
         append(item)
