@@ -4,13 +4,13 @@ The order comes from exact rational scores, the emitted float from a canonical s
 merged fields from the best-ranked occurrence, so the output never depends on list order.
 
 Fast path (RRF-6 allows it and states the error bound): items are sorted by (canonical float,
-path, id), and exact arithmetic (integers over a common denominator) is done only inside runs
-of floats too close for a float comparison to decide, and only when those items' terms differ.
-The bulk work is done by built-ins over whole lists (a dict per list from zip, set
-intersections, map, one tuple sort), not item by item in Python: an id seen in one list is
-not merged, its contribution, term and rank come from tables cached per (weight, k) and per
-list name, and a fused item's exact value and rank map are built only when something reads
-them.
+path, id) in one tuple sort, and exact arithmetic (integers over a common denominator) is done
+only inside runs of neighbours too close for their floats to decide, and only when their terms
+differ. Per item, Python does only what the output needs. Ids found in several lists are found
+by set intersections; only they are merged and summed. An id found in one list takes its
+contribution, term and (name, rank) pair from per-rank tables cached per (weight, k) and per
+list name (shared objects: two such items with equal terms are told by identity). A fused
+item's exact value and rank map are built only when something reads them.
 """
 
 from __future__ import annotations
@@ -290,8 +290,9 @@ _Sightings = tuple[
 ]
 
 
-def _leg(ranked: RankedList, weight: float, k: int) -> _Leg:
-    """RRF-2, RRF-4, RRF-5: a list's ranks by id (first occurrence) and its per-rank tables."""
+def _leg(ranked: RankedList, weight: float, k: int) -> _Leg | None:
+    """RRF-2, RRF-4, RRF-5: a list's ranks by id (first occurrence) and its per-rank tables;
+    None for a list of weight 0, which is ignored (RRF-3) once its ids are checked."""
     items = ranked.items
     rank_of = dict(zip(map(_ID, items), range(len(items)), strict=True))
     if "" in rank_of:
@@ -300,6 +301,8 @@ def _leg(ranked: RankedList, weight: float, k: int) -> _Leg:
         rank_of = {}
         for rank, cand in enumerate(items):
             rank_of.setdefault(cand.id, rank)
+    if weight == 0:
+        return None
     values, terms = _tables(weight, k, len(items))
     return items, rank_of, values, terms, _pairs(ranked.name, len(items))
 
@@ -313,9 +316,8 @@ def fuse(lists: Sequence[RankedList], k: int = DEFAULT_K) -> list[Fused]:
     k = check_k(k)
     legs: list[_Leg] = []
     for ranked in lists:
-        weight = check_weight(ranked.weight)
-        leg = _leg(ranked, weight, k)  # checks the ids of every list (RRF-5)
-        if weight != 0:  # RRF-3: a zero-weight list is ignored.
+        leg = _leg(ranked, check_weight(ranked.weight), k)
+        if leg is not None:
             legs.append(leg)
     # The ids found in more than one list, by set intersections.
     seen: set[str] = set()
