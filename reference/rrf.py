@@ -368,8 +368,9 @@ def fuse(lists: Sequence[RankedList], k: int = DEFAULT_K) -> list[Fused]:
 # γ·S + n·2^-1075 of the exact score S, γ = n·2^-53/(1 − n·2^-53). For n <= _MAX_TERMS and
 # floats >= _TINY, a float more than _NEAR (relative) above another has the larger exact
 # score; closer neighbours (or smaller floats) are compared exactly. _FAR tests that in one
-# rounded multiplication: b < fl(a·_FAR) implies a − b > _NEAR·a, because
-# fl(a·_FAR) <= a·(1 − 2·_NEAR)·(1 + 2^-53) < a·(1 − _NEAR) for a >= _TINY (no underflow).
+# rounded multiplication: b < fl(a·_FAR) implies a − b > 10^-9·a, because _FAR (itself
+# rounded) is at most 1 − 2·10^-9 + 2^-52 and, for a >= _TINY (no underflow),
+# fl(a·_FAR) <= a·_FAR·(1 + 2^-53) < a·(1 − 10^-9).
 _NEAR = 1e-9
 _FAR = 1 - 2 * _NEAR
 _TINY = 1e-290
