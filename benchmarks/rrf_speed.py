@@ -10,11 +10,15 @@ For each input shape it times, on the same lists and in the same process:
   what a port written the obvious way does (and gets wrong, RRF-6/RRF-7);
 - `exact RRF (before)`: the Fraction-per-contribution implementation this kit shipped until
   the fast path (benchmarks/_rrf_fraction.py);
-- `exact RRF`: reference.rrf.fuse, the fast path (float order, exact repair of near ties).
+- `exact RRF (2.1.0)`: the fast path as spec 2.1.0 shipped it (benchmarks/_rrf_v210.py), so
+  the speed-up of the current one is measured in the same run;
+- `exact RRF`: reference.rrf.fuse, the fast path (float order, exact repair of near ties, bulk
+  work in built-ins).
 
 Each time is the best of `--repeat` (25) batches of ~5 ms, interleaved (the machine is
 shared: best-of is the least noisy estimate). It also checks that the fast path's output
-is identical to the old one (order, fields and every score bit) and prints the ratios the
+is identical to both older ones (order, fields, every score bit and the `ranks` map) and
+prints the ratios the
 issue asks for: exact / plain (goal <= 2) and obvious / exact (goal >= 2).
 """
 
@@ -33,6 +37,7 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import _rrf_fraction as before
+import _rrf_v210 as v210
 
 from reference.rrf import RankedList, fuse
 from reference.types import Candidate
@@ -135,12 +140,14 @@ def run(repeat: int) -> list[dict[str, Any]]:
     rows = []
     for name, make in SHAPES:
         lists = make()
-        identical = signature(fuse(lists, K)) == signature(before.fuse(lists, K))
+        ours = signature(fuse(lists, K))
+        identical = ours == signature(before.fuse(lists, K)) == signature(v210.fuse(lists, K))
         us = timed(
             {
                 "plain": lambda lists=lists: plain_float_sum(lists),
                 "obvious": lambda lists=lists: obvious_float_rrf(lists),
                 "before": lambda lists=lists: before.fuse(lists, K),
+                "v210": lambda lists=lists: v210.fuse(lists, K),
                 "exact": lambda lists=lists: fuse(lists, K),
             },
             repeat,
@@ -155,11 +162,13 @@ def run(repeat: int) -> list[dict[str, Any]]:
         row["exact_over_plain"] = row["exact_us"] / row["plain_us"]
         row["obvious_over_exact"] = row["obvious_us"] / row["exact_us"]
         row["before_over_exact"] = row["before_us"] / row["exact_us"]
+        row["v210_over_exact"] = row["v210_us"] / row["exact_us"]
         rows.append(row)
         print(
             f"| {name} | {row['fused']} | {row['plain_us']:.0f} | {row['obvious_us']:.0f} | "
-            f"{row['before_us']:.0f} | {row['exact_us']:.0f} | {row['exact_over_plain']:.1f}× | "
-            f"{row['obvious_over_exact']:.2f}× | {row['before_over_exact']:.1f}× | "
+            f"{row['before_us']:.0f} | {row['v210_us']:.0f} | {row['exact_us']:.0f} | "
+            f"{row['exact_over_plain']:.1f}× | {row['obvious_over_exact']:.2f}× | "
+            f"{row['before_over_exact']:.1f}× | {row['v210_over_exact']:.1f}× | "
             f"{'yes' if identical else 'NO'} |",
             flush=True,
         )
@@ -174,8 +183,9 @@ def main(argv: list[str] | None = None) -> int:
     print(f"python {platform.python_version()}, {platform.machine()}, {platform.platform()}")
     print()
     print("| lists | fused | plain float sum (µs) | obvious float RRF (µs) | exact before (µs) | "
-          "exact (µs) | exact / plain | obvious / exact | speed-up | identical |")
-    print("|---|---:|---:|---:|---:|---:|---:|---:|---:|---|")
+          "exact (2.1.0) (µs) | exact (µs) | exact / plain | obvious / exact | speed-up | "
+          "speed-up over 2.1.0 | identical |")
+    print("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|")
     rows = run(args.repeat)
     if args.json:
         args.json.write_text(json.dumps({"rrf": rows}, indent=1), encoding="utf-8")

@@ -3,18 +3,25 @@
 The order comes from exact rational scores, the emitted float from a canonical summation, and
 merged fields from the best-ranked occurrence, so the output never depends on list order.
 
-Fast path (RRF-6 allows it and states the error bound): items are sorted by their canonical
-float, and exact arithmetic (integers over a common denominator) is done only inside runs of
-floats too close for a float comparison to decide. An item seen in one list is its own merge,
-and its exact value is computed only when something asks for it.
+Fast path (RRF-6 allows it and states the error bound): items are sorted by (canonical float,
+path, id) in one tuple sort, and exact arithmetic (integers over a common denominator) is done
+only inside runs of neighbours too close for their floats to decide, and only when their terms
+differ. Per item, Python does only what the output needs. Ids found in several lists are found
+by set intersections; only they are merged and summed. An id found in one list takes its
+contribution, term and (name, rank) pair from per-rank tables cached per (weight, k) and per
+list name (shared objects: two such items with equal terms are told by identity). A fused
+item's exact value and rank map are built only when something reads them.
 """
 
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from bisect import bisect_right
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
 from fractions import Fraction
+from itertools import chain, compress, repeat
+from operator import attrgetter, le, mul
 from typing import Any, overload
 
 from reference.text import codepoint_key
@@ -26,6 +33,8 @@ TEXT_FIELDS = ("path", "title", "summary", "content")
 
 #: One contribution as data: (weight, k, rank); its value is exact_contribution(*term).
 Term = tuple[float, int, int]
+#: One sighting's rank in a named list: (list name, rank); `ranks` is built from these.
+RankPair = tuple[str, int]
 
 
 @dataclass(frozen=True)
@@ -50,32 +59,74 @@ class _LazyExact:
     def __get__(self, obj: Fused | None, owner: type[Any]) -> Fraction:
         if obj is None:
             raise AttributeError("exact")  # no default: the field is required
-        value = obj.__dict__["_exact"]
+        value = obj._exact
         if not isinstance(value, Fraction):
             value = exact_sum(value)
-            obj.__dict__["_exact"] = value
+            obj._exact = value
         return value
 
     def __set__(self, obj: Fused, value: Fraction | tuple[Term, ...]) -> None:
-        obj.__dict__["_exact"] = value
+        obj._exact = value
+
+
+class _LazyRanks:
+    """The `ranks` field of Fused: a mapping, or the (list name, rank) pairs it is built from
+    when first read (few callers read it). Defaults to an empty dict."""
+
+    @overload
+    def __get__(self, obj: None, owner: type[Any]) -> tuple[RankPair, ...]: ...
+    @overload
+    def __get__(self, obj: Fused, owner: type[Any]) -> Mapping[str, int]: ...
+    def __get__(
+        self, obj: Fused | None, owner: type[Any]
+    ) -> Mapping[str, int] | tuple[RankPair, ...]:
+        if obj is None:
+            return ()  # the field's default: no pairs, read as {}
+        value = obj._ranks
+        if isinstance(value, tuple):
+            value = rank_map(value)
+            obj._ranks = value
+        return value
+
+    def __set__(self, obj: Fused, value: Mapping[str, int] | tuple[RankPair, ...]) -> None:
+        obj._ranks = value
+
+
+class _FusedStore:
+    """Where Fused keeps its lazy fields (slots, so that building one is cheap)."""
+
+    __slots__ = ("_exact", "_ranks")
+    _exact: Fraction | tuple[Term, ...]
+    _ranks: Mapping[str, int] | tuple[RankPair, ...]
 
 
 @dataclass
-class Fused:
+class Fused(_FusedStore):
     """One fused candidate: merged fields (RRF-10), emitted float (RRF-7), exact value (RRF-6).
 
     `ranks` maps a list name to the candidate's 0-based rank in that list (RRF-2). `exact` may
-    be given as a Fraction or as the tuple of its terms (computed when first read).
+    be given as a Fraction or as the tuple of its terms, `ranks` as a mapping or as the tuple
+    of its (name, rank) pairs; either is computed when first read.
     """
 
+    __slots__ = ("candidate", "score")
     candidate: Candidate
     score: float
     exact: _LazyExact = _LazyExact()
-    ranks: Mapping[str, int] = field(default_factory=dict)
+    ranks: _LazyRanks = _LazyRanks()
 
     @property
     def id(self) -> str:
         return self.candidate.id
+
+
+def rank_map(pairs: Iterable[RankPair]) -> dict[str, int]:
+    """RRF-2: list name -> the lowest rank among the pairs of that name, in first-seen order."""
+    ranks: dict[str, int] = {}
+    for name, rank in pairs:
+        if rank < ranks.get(name, rank + 1):
+            ranks[name] = rank
+    return ranks
 
 
 def check_k(k: object) -> int:
@@ -126,6 +177,9 @@ def exact_sum(terms: Sequence[Term]) -> Fraction:
 
 def canonical_sum(contributions: Sequence[float]) -> float:
     """RRF-7: sum from 0.0, left to right, over the contributions sorted by descending value."""
+    if len(contributions) == 2:  # the same sum, without a sort (an id in two lists)
+        a, b = contributions
+        return 0.0 + a + b if a >= b else 0.0 + b + a
     total = 0.0
     for value in sorted(contributions, reverse=True):
         total += value
@@ -165,6 +219,8 @@ def _all_equal(first: Candidate, occurrences: Sequence[tuple[int, Candidate]]) -
     for _, cand in occurrences:
         if cand is not first and cand != first:
             return False
+    if len(first.metadata) < 2:
+        return True
     keys = list(first.metadata)
     return keys == sorted(keys, key=codepoint_key)
 
@@ -179,93 +235,144 @@ def sort_key(item: Fused) -> tuple[Fraction, str, str]:
     return (-item.exact, *tie_key(item))
 
 
-# Contributions of one (contribution function, weight, k), by rank: a list's contributions
-# are computed once per process, not once per call (the pipeline fuses weight 1, k 60 lists).
-_TABLES: dict[tuple[object, float, int], tuple[float, ...]] = {}
+# Per-rank tables of one list shape, computed once per process, not once per call (the
+# pipeline fuses weight 1, k 60 lists): by (contribution function, weight, k) the
+# contributions (RRF-7) and each rank's one-term tuple (RRF-6); by list name each rank's
+# one-pair tuple (RRF-2). A fused item seen once points into these tables.
+_TABLES: dict[tuple[object, float, int], tuple[tuple[float, ...], tuple[tuple[Term], ...]]] = {}
+_PAIRS: dict[str, tuple[tuple[RankPair], ...]] = {}
 _TABLES_MAX = 256
 
 
-def _contributions(weight: float, k: int, n: int) -> tuple[float, ...]:
+def _tables(weight: float, k: int, n: int) -> tuple[tuple[float, ...], tuple[tuple[Term], ...]]:
+    """The contributions and one-term tuples of ranks 0 .. n − 1 (at least) of a list."""
     key = (contribution, weight, k)
-    table = _TABLES.get(key)
-    if table is None or len(table) < n:
+    found = _TABLES.get(key)
+    if found is None or len(found[0]) < n:
         if len(_TABLES) >= _TABLES_MAX:
             _TABLES.clear()
-        table = tuple(contribution(weight, k, r) for r in range(max(n, 64)))
-        _TABLES[key] = table
-    return table
+        ranks = range(max(n, 64))
+        found = (
+            tuple(contribution(weight, k, r) for r in ranks),
+            tuple(((weight, k, r),) for r in ranks),
+        )
+        _TABLES[key] = found
+    return found
+
+
+def _pairs(name: str, n: int) -> tuple[tuple[RankPair], ...]:
+    """The one-pair tuples ((name, r),) of ranks 0 .. n − 1 (at least) of a list."""
+    found = _PAIRS.get(name)
+    if found is None or len(found) < n:
+        if len(_PAIRS) >= _TABLES_MAX:
+            _PAIRS.clear()
+        found = tuple(((name, r),) for r in range(max(n, 64)))
+        _PAIRS[name] = found
+    return found
+
+
+#: One list of positive weight, ready to fuse: items, id -> rank of the id's first occurrence
+#: (RRF-4), and the per-rank tables (contribution, one-term tuple, one-pair tuple).
+_Leg = tuple[
+    tuple[Candidate, ...],
+    dict[str, int],
+    tuple[float, ...],
+    tuple[tuple[Term], ...],
+    tuple[tuple[RankPair], ...],
+]
+
+_ID = attrgetter("id")
+
+#: The sightings of an id found in several lists: occurrences (rank, candidate) for merge(),
+#: contributions for canonical_sum(), and the concatenated terms and (name, rank) pairs.
+_Sightings = tuple[
+    list[tuple[int, Candidate]], list[float], tuple[Term, ...], tuple[RankPair, ...]
+]
+
+
+def _leg(ranked: RankedList, weight: float, k: int) -> _Leg | None:
+    """RRF-2, RRF-4, RRF-5: a list's ranks by id (first occurrence) and its per-rank tables;
+    None for a list of weight 0, which is ignored (RRF-3) once its ids are checked."""
+    items = ranked.items
+    rank_of = dict(zip(map(_ID, items), range(len(items)), strict=True))
+    if "" in rank_of:
+        raise InvalidInput("candidate id must be a non-empty string")  # RRF-5
+    if len(rank_of) < len(items):  # a repeated id: only its first occurrence counts (RRF-4)
+        rank_of = {}
+        for rank, cand in enumerate(items):
+            rank_of.setdefault(cand.id, rank)
+    if weight == 0:
+        return None
+    values, terms = _tables(weight, k, len(items))
+    return items, rank_of, values, terms, _pairs(ranked.name, len(items))
 
 
 def fuse(lists: Sequence[RankedList], k: int = DEFAULT_K) -> list[Fused]:
-    """RRF-1..RRF-10: fuse ranked lists into one list in the canonical total order."""
+    """RRF-1..RRF-10: fuse ranked lists into one list in the canonical total order.
+
+    An id found in one list is that list's candidate, contribution, term and rank, read from
+    tables (no merge, RRF-10); only ids found in several lists are merged and summed (RRF-7).
+    """
     k = check_k(k)
-    active: list[tuple[RankedList, float, list[str]]] = []
+    legs: list[_Leg] = []
     for ranked in lists:
-        weight = check_weight(ranked.weight)
-        ids = [cand.id for cand in ranked.items]
-        if "" in ids:
-            raise InvalidInput("candidate id must be a non-empty string")  # RRF-5
-        if weight != 0:
-            active.append((ranked, weight, ids))  # RRF-3: a zero-weight list is ignored.
-    # id -> (rank, candidate, list name, weight) of its first sighting; every sighting of an
-    # id seen in more than one list is kept in `multi` (only those are merged, RRF-10).
-    once: dict[str, Sighting] = {}
-    multi: dict[str, list[Sighting]] = {}
-    for ranked, weight, ids in active:
-        name = ranked.name
-        items = ranked.items
-        unique = len(set(ids)) == len(ids)
-        seen: set[str] = set()
-        for rank, cid in enumerate(ids):
-            if not unique:
-                if cid in seen:
-                    continue  # RRF-4: only the first occurrence in a list counts.
-                seen.add(cid)
-            first = once.get(cid)
-            if first is None:
-                once[cid] = (rank, items[rank], name, weight)
-            elif cid in multi:
-                multi[cid].append((rank, items[rank], name, weight))
-            else:
-                multi[cid] = [first, (rank, items[rank], name, weight)]
-    longest = max((len(ids) for _, _, ids in active), default=0)
-    tables = {w: _contributions(w, k, longest) for w in {w for _, w, _ in active}}
-    new = object.__new__
+        leg = _leg(ranked, check_weight(ranked.weight), k)
+        if leg is not None:
+            legs.append(leg)
+    # The ids found in more than one list, by set intersections.
+    seen: set[str] = set()
+    multi: set[str] = set()
+    for _, rank_of, _, _, _ in legs:
+        multi.update(seen.intersection(rank_of))
+        seen.update(rank_of)
     fused: list[Fused] = []
     append = fused.append
-    for cid, (rank, cand, name, weight) in once.items():
-        sightings = multi.get(cid)
-        item: Fused = new(Fused)
-        slots = item.__dict__
-        if sightings is None:
-            slots["candidate"] = cand
-            slots["score"] = tables[weight][rank]
-            slots["_exact"] = ((weight, k, rank),)
-            slots["ranks"] = {name: rank}
-        else:
-            ranks: dict[str, int] = {}
-            for r, _, n, _ in sightings:
-                if r < ranks.get(n, r + 1):
-                    ranks[n] = r
-            slots["candidate"] = merge([(r, c) for r, c, _, _ in sightings])
-            slots["score"] = canonical_sum([tables[w][r] for r, _, _, w in sightings])
-            slots["_exact"] = tuple([(w, k, r) for r, _, _, w in sightings])
-            slots["ranks"] = ranks
+    new = object.__new__
+    # An id found in several lists: its occurrences (rank, candidate), contributions, terms
+    # and (name, rank) pairs, gathered list by list, in the order the ids were first seen.
+    sightings: dict[str, _Sightings] = {}
+    for items, rank_of, values, terms, pairs in legs:
+        for cid, rank in rank_of.items():
+            if cid in multi:
+                found = sightings.get(cid)
+                if found is None:
+                    first = [(rank, items[rank])]
+                    sightings[cid] = (first, [values[rank]], terms[rank], pairs[rank])
+                else:
+                    occurrences, contributions, sum_terms, sum_pairs = found
+                    occurrences.append((rank, items[rank]))
+                    contributions.append(values[rank])
+                    sightings[cid] = (occurrences, contributions, sum_terms + terms[rank],
+                                      sum_pairs + pairs[rank])
+                continue
+            # Found once: the list's candidate, contribution, term and rank, from the tables.
+            item: Fused = new(Fused)
+            item.candidate = items[rank]
+            item.score = values[rank]
+            item._exact = terms[rank]
+            item._ranks = pairs[rank]
+            append(item)
+    for occurrences, contributions, sum_terms, sum_pairs in sightings.values():
+        item = new(Fused)
+        item.candidate = merge(occurrences)  # RRF-10
+        item.score = canonical_sum(contributions)  # RRF-7
+        item._exact = sum_terms
+        item._ranks = sum_pairs
         append(item)
-    if len(active) > _MAX_TERMS:
+    if len(legs) > _MAX_TERMS:
         return sorted(fused, key=sort_key)  # the float bound of RRF-6 needs fewer terms
     return order_exactly(fused)
-
-
-#: One sighting of an id: (rank, candidate, list name, list weight).
-Sighting = tuple[int, Candidate, str, float]
 
 
 # RRF-6 (the bound is proved there): a canonical sum s of n terms is within
 # γ·S + n·2^-1075 of the exact score S, γ = n·2^-53/(1 − n·2^-53). For n <= _MAX_TERMS and
 # floats >= _TINY, a float more than _NEAR (relative) above another has the larger exact
-# score; closer neighbours (or smaller floats) are compared exactly.
+# score; closer neighbours (or smaller floats) are compared exactly. _FAR tests that in one
+# rounded multiplication: b < fl(a·_FAR) implies a − b > 10^-9·a, because _FAR (itself
+# rounded) is at most 1 − 2·10^-9 + 2^-52 and, for a >= _TINY (no underflow),
+# fl(a·_FAR) <= a·_FAR·(1 + 2^-53) < a·(1 − 10^-9).
 _NEAR = 1e-9
+_FAR = 1 - 2 * _NEAR
 _TINY = 1e-290
 _MAX_TERMS = 10**6
 
@@ -276,22 +383,23 @@ def exact_numerators(run: Sequence[Fused]) -> list[int]:
     A term is w / d with d = k + r + 1 and w = m / 2^e exactly (as_integer_ratio), so
     D = 2^E · lcm(every d), E the largest e, is a common denominator: the term is
     m · (lcm / d) · 2^(E − e) / D. Any common multiple orders as well as the least one.
+    Each distinct term is converted once (items of one rank in lists of one weight share it).
     """
     terms = [_terms(item) for item in run]
-    ratios = {w: w.as_integer_ratio() for w in {t[0] for ts in terms for t in ts}}
-    top = max(den.bit_length() for _, den in ratios.values()) - 1
-    ds = {k + r + 1 for ts in terms for _, k, r in ts}
-    common = math.lcm(*ds)
-    factor = {d: common // d for d in ds}
-    shift = {w: top - (den.bit_length() - 1) for w, (_, den) in ratios.items()}
-    return [
-        sum((ratios[w][0] * factor[k + r + 1]) << shift[w] for w, k, r in ts) for ts in terms
-    ]
+    distinct = set(chain.from_iterable(terms))
+    ratios = {w: w.as_integer_ratio() for w, _, _ in distinct}
+    top = max(den.bit_length() for _, den in ratios.values())
+    common = math.lcm(*{k + r + 1 for _, k, r in distinct})
+    numerator = {
+        (w, k, r): (ratios[w][0] * (common // (k + r + 1))) << (top - ratios[w][1].bit_length())
+        for w, k, r in distinct
+    }
+    return [sum(map(numerator.__getitem__, ts)) for ts in terms]
 
 
 def _terms(item: Fused) -> tuple[Term, ...]:
-    """The terms of a fused item built by fuse(); None when only its Fraction is known."""
-    value = item.__dict__.get("_exact")
+    """The terms of a fused item built by fuse(); _NoTerms when only its Fraction is known."""
+    value = item._exact
     if isinstance(value, tuple):
         return value
     raise _NoTerms
@@ -308,45 +416,47 @@ def order_run(run: list[Fused]) -> list[Fused]:
     except _NoTerms:
         return sorted(run, key=sort_key)
     # (exact descending, path, id), as sort_key; Python compares str by code point (TEXT-9).
-    keyed = sorted(
-        (-num, item.candidate.path, item.candidate.id, i)
-        for i, (num, item) in enumerate(zip(nums, run, strict=True))
-    )
-    return [run[key[-1]] for key in keyed]
+    pairs = zip(nums, run, strict=True)
+    # ids are unique, so the comparison never reaches the Fused element
+    keyed = sorted([(-num, item.candidate.path, item.candidate.id, item) for num, item in pairs])
+    return [key[3] for key in keyed]
 
 
 def order_exactly(fused: list[Fused]) -> list[Fused]:
     """RRF-6, RRF-8: the order of sort_key, computed fast.
 
     Items are sorted by (float score descending, path, id) (Python compares str by code
-    point, TEXT-9). A run of neighbours whose floats are within _NEAR is in exact order
-    already when its items have equal multisets of terms (then their exact scores are equal,
-    and so are their floats); any other run is ordered by order_run. The result equals
-    sorting every item by sort_key.
+    point, TEXT-9). Neighbours whose floats are within _NEAR (or below _TINY) are "close";
+    a maximal run of close neighbours is in exact order already when its items have equal
+    multisets of terms (then their exact scores are equal, and so are their floats), and is
+    ordered by order_run otherwise. A run is looked at only from a close pair whose stored
+    terms are not one and the same object (fuse() shares a seen-once item's term tuple per
+    weight, k and rank). The result equals sorting every item by sort_key.
     """
-    entries = [(-f.score, f.candidate.path, f.candidate.id, f) for f in fused]
-    entries.sort()  # ids are unique, so the comparison never reaches the Fused element
-    n = len(entries)
-    out = [e[3] for e in entries]
-    i = 1
-    while i < n:
-        prev, cur = -entries[i - 1][0], -entries[i][0]
-        if prev - cur > _NEAR * prev and cur >= _TINY:
-            i += 1
-            continue
-        start = i - 1
-        j = i + 1
-        while j < n:
-            prev, cur = -entries[j - 1][0], -entries[j][0]
-            if prev - cur > _NEAR * prev and cur >= _TINY:
+    # ids are unique, so the comparison never reaches the Fused element
+    entries = sorted([(-f.score, f.candidate.path, f.candidate.id, f) for f in fused])
+    out = [entry[3] for entry in entries]
+    keys = [entry[0] for entry in entries]  # −score, ascending
+    n = len(keys)
+    # close[i − 1]: the floats of out[i − 1] and out[i] cannot decide their order.
+    close = list(map(le, keys[1:], map(mul, keys, repeat(_FAR))))
+    tiny = bisect_right(keys, -_TINY)  # out[tiny:] score below _TINY
+    if tiny < n:
+        close[max(tiny - 1, 0) :] = repeat(True, n - max(tiny, 1))
+    end = 0
+    for i in compress(range(1, n), close):
+        if i < end or out[i]._exact is out[i - 1]._exact:
+            continue  # inside the run just handled, or the same terms
+        start, end = i - 1, i + 1
+        while start > 0 and close[start - 1]:
+            start -= 1
+        while end < n and close[end - 1]:
+            end += 1
+        first = out[start]._exact
+        for item in out[start + 1 : end]:
+            if not _same_terms(first, item._exact):
+                out[start:end] = order_run(out[start:end])
                 break
-            j += 1
-        first = out[start].__dict__.get("_exact")
-        for item in out[i:j]:
-            if not _same_terms(first, item.__dict__.get("_exact")):
-                out[start:j] = order_run(out[start:j])
-                break
-        i = j + 1
     return out
 
 
