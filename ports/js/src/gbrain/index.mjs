@@ -6,7 +6,7 @@ import { intentTable } from './routing.mjs';
 import { adjustWeights, afterFusion, defaultExcludes, filterLeg, graphBackend, legLimit, parseGraphData, parseOptions } from './graph.mjs';
 
 export const name = 'gbrain';
-export const version = '1.0.0';
+export const version = '1.1.0';
 
 // GBRAIN-13..15: the profile inside search.
 export const pipeline = {
