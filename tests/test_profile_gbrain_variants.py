@@ -105,3 +105,25 @@ def test_excludes_filter_every_variant() -> None:
     results, trace = gbrain({"variants": ["beta"]}, index)
     assert [r["id"] for r in results] == ["a"]
     assert trace["variants"][1]["bm25"]["hits"] == 0
+
+
+def test_cli_search_variant_option(tmp_path: Any, capsys: pytest.CaptureFixture[str]) -> None:
+    """GBRAIN-22: `hrc search --profile gbrain --variant TEXT` runs the variant; without the
+    profile the option is refused."""
+    import json
+
+    from conformance.cli import main
+
+    root = tmp_path / "notes"
+    root.mkdir()
+    (root / "car.md").write_text("# Car\n\nA car.\n", encoding="utf-8")
+    (root / "auto.md").write_text("# Auto\n\nAn automobile.\n", encoding="utf-8")
+    db = tmp_path / "index.db"
+    assert main(["index", str(root), "--db", str(db)]) == 0
+    capsys.readouterr()
+    argv = ["search", "car", "--db", str(db), "--mode", "bm25"]
+    assert main([*argv, "--profile", "gbrain", "--variant", "automobile", "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert [v["query"] for v in out["trace"]["variants"]] == ["car", "automobile"]
+    assert {r["path"] for r in out["results"]} == {"car.md", "auto.md"}
+    assert main([*argv, "--variant", "automobile"]) != 0
