@@ -166,15 +166,33 @@ def test_unanimity_votes_with_variant_0_legs() -> None:
     assert trace["unanimity"] == {"evaluated": True, "agreements": 3, "fired": True}
 
 
-def test_vector_error_in_any_variant_falls_back() -> None:
-    """PIPE-12, MODE-6: a vector leg error in hybrid sets fellBackToBM25."""
+class _VectorsFailingForBeta(FakeVectors):
+    """Fails the vector search of the variant `beta` only (the embedder saw it last)."""
+
+    def __init__(self, embedder: FakeEmbedder) -> None:
+        super().__init__([c("a")])
+        self.embedder = embedder
+
+    def search_vector(self, vector: Any, limit: int) -> list[Any]:
+        if self.embedder.seen[-1] == "beta":
+            raise IndexError_("down")
+        return super().search_vector(vector, limit)
+
+
+def test_vector_error_in_a_later_variant_falls_back() -> None:
+    """PIPE-12, MODE-6: variant 0's vector leg succeeds, variant 1's errors in hybrid:
+    fellBackToBM25 is set, and variant 0's vector leg (top level) shows no error."""
+    embedder = FakeEmbedder()
     backends = Backends(
         index=FakeIndex({'"acme"': [c("a")]}),
-        embedder=FakeEmbedder(),
-        vectors=FakeVectors([], error="down"),
+        embedder=embedder,
+        vectors=_VectorsFailingForBeta(embedder),
     )
     request = {"query": "acme", "mode": "hybrid", "profiles": {"vary": {"variants": ["beta"]}}}
-    assert search(request, backends)[1]["fellBackToBM25"] is True
+    trace = search(request, backends)[1]
+    assert trace["fellBackToBM25"] is True
+    assert trace["vector"]["error"] is None
+    assert trace["variants"][1]["vector"]["error"] == {"kind": "index_error", "message": "down"}
 
 
 def test_trace_with_variants_validates_against_the_schema() -> None:
