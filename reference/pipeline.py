@@ -290,9 +290,10 @@ class _VariantRun:
     vleg: _VectorLeg
     gleg: _VectorLeg
     lists: list[RankedList]
-    fused: list[Fused]
     #: PIPE-7: the errors of the legs that ran (None for a leg that ran without error).
     ran_errors: list[dict[str, str] | None]
+    #: Stage 5's fused list F_i, set once every variant's legs ran and none failed the call.
+    fused: list[Fused] = field(default_factory=list)
 
     def bm25_trace(self) -> dict[str, Any]:
         if self.bm25 is not None:
@@ -326,7 +327,8 @@ def _run_variant(
     text: str,
     timings: dict[str, float],
 ) -> _VariantRun:
-    """PIPE-3 stages 1 and 3-5 (and the graph leg) for one query variant (PIPE-12)."""
+    """PIPE-3 stages 1, 3 and 4 (and the graph leg) for one query variant, with the lists
+    stage 5 fuses (PIPE-12); fusion waits until every variant ran (PIPE-7 is checked first)."""
     # 1. Query (DSL), after the profiles' rewrites (PIPE-11).
     query = profiles.rewrite_query(text)
     parsed = parse(query, req.aliases, req.stopword_list)
@@ -367,8 +369,7 @@ def _run_variant(
         (gleg.ran, gleg.error),
     ]
 
-    # 5. Fusion.
-    t = time.perf_counter()
+    # The lists of stage 5.
     ran_lists = {
         "bm25": tuple(bm25.hits) if bm25 is not None else None,
         "vector": tuple(vleg.hits) if vleg.ran else None,
@@ -379,16 +380,17 @@ def _run_variant(
         for name in FUSION_ORDER
         if (items := ran_lists[name]) is not None
     ]
-    fused = fuse(lists, req.rrf_k)
-    timings["fusionMs"] = timings.get("fusionMs", 0.0) + (time.perf_counter() - t) * 1000
     return _VariantRun(
-        text, query, parsed, expression, bm25, bm25_skip, vleg, gleg, lists, fused,
+        text, query, parsed, expression, bm25, bm25_skip, vleg, gleg, lists,
         [error for did, error in ran_errors if did],
     )
 
 
 def merge_variants(runs: Sequence[_VariantRun], k: int) -> tuple[list[RankedList], list[Fused]]:
-    """PIPE-12: one variant's fused list as is; several merge by RRF of their ranks, weight 1."""
+    """PIPE-5 per variant, then PIPE-12: one variant's fused list as is; several merge by RRF
+    of their ranks, weight 1."""
+    for run in runs:
+        run.fused = fuse(run.lists, k)
     if len(runs) == 1:
         return runs[0].lists, runs[0].fused
     lists = [
@@ -427,7 +429,7 @@ def search(
     mode = resolve_mode(req.mode, has_embedder)
     graph = backends.graph if backends.graph is not None else profiles.graph_backend()
 
-    # Stages 1 and 3-5 per variant, in list order (PIPE-12).
+    # Stages 1, 3 and 4 per variant, in list order (PIPE-12).
     runs = [
         _run_variant(req, backends, profiles, mode, graph, text, timings) for text in variants
     ]
@@ -438,16 +440,17 @@ def search(
     fell_back = mode.fell_back_to_bm25 or (
         mode.effective == "hybrid" and any(run.vleg.error is not None for run in runs)
     )  # MODE-6
+    # 5. Fusion per variant, then the merge (PIPE-12).
+    t = time.perf_counter()
     lists, fused = merge_variants(runs, req.rrf_k)
     first = runs[0]
     query, parsed, bm25, vleg = first.query, first.parsed, first.bm25, first.vleg
 
     # 6. Intent reweighting, then the profiles' post-fusion stages (PIPE-11).
-    t = time.perf_counter()
     intent = detect(query, req.intent_table)
     reweighted, adjustments = reweight(intent, fused)
     reweighted = profiles.after_fusion(query, reweighted)
-    timings["fusionMs"] = timings.get("fusionMs", 0.0) + (time.perf_counter() - t) * 1000
+    timings["fusionMs"] = (time.perf_counter() - t) * 1000
 
     # 7. Unanimity.
     skip = skip_before_unanimity(req.rerank, backends.reranker is not None, len(reweighted))

@@ -317,7 +317,8 @@ type variantCtx struct {
 	graph GraphBackend
 }
 
-// runVariant is PIPE-3 stages 1 and 3-5 for one query variant (PIPE-12).
+// runVariant is PIPE-3 stages 1, 3 and 4 (and the graph leg) for one query variant, with the
+// lists stage 5 fuses (PIPE-12); fusion waits until every variant ran (PIPE-7 is checked first).
 func runVariant(text string, c variantCtx) (*variantRun, error) {
 	r, b, run := c.r, c.b, c.run
 	v := &variantRun{text: text}
@@ -391,7 +392,7 @@ func runVariant(text string, c variantCtx) (*variantRun, error) {
 		}
 		v.ranErrs = append(v.ranErrs, gErr)
 	}
-	// fusion (PIPE-5)
+	// the lists of stage 5 (PIPE-5)
 	v.fl = []any{}
 	add := func(name string, weight float64, hits []Candidate) {
 		v.lists = append(v.lists, RankedList{name, weight, hits})
@@ -406,13 +407,15 @@ func runVariant(text string, c variantCtx) (*variantRun, error) {
 	if gRuns { // GRAPH-4
 		add("graph", w.Graph, gHits)
 	}
-	v.fused = RRF(v.lists, r.K)
 	return v, nil
 }
 
-// mergeVariants is PIPE-12: one variant's fused list as is; several merge by RRF of their
+// mergeVariants is PIPE-5 per variant, then PIPE-12: one variant's fused list as is; several merge by RRF of their
 // ranks, weight 1 each, lists named variant:i.
 func mergeVariants(runs []*variantRun, k int64) ([]any, []*Fused) {
+	for _, v := range runs {
+		v.fused = RRF(v.lists, k) // PIPE-5, per variant
+	}
 	if len(runs) == 1 {
 		return runs[0].fl, runs[0].fused
 	}

@@ -114,7 +114,8 @@ export function variantList(query, profiles) {
   return out;
 }
 
-// PIPE-3 stages 1 and 3-5 (and the graph leg) for one query variant (PIPE-12).
+// PIPE-3 stages 1, 3 and 4 (and the graph leg) for one query variant, with the lists stage 5
+// fuses (PIPE-12); fusion waits until every variant ran (PIPE-7 is checked first).
 function runVariant(text, ctx) {
   const { req, aliasTable, stopwordList, profiles, backends, effective, graphBackend } = ctx;
   // 1. parse and compile, after the profiles' rewrites (PIPE-11)
@@ -185,7 +186,7 @@ function runVariant(text, ctx) {
     }
   }
 
-  // 5. fusion
+  // the lists of stage 5
   const lists = [];
   if (bm25Runs) lists.push({ name: 'bm25', weight: weights.bm25, items: bm25.hits });
   if (vectorRuns) lists.push({ name: 'vector', weight: weights.vector, items: vector.hits });
@@ -193,12 +194,14 @@ function runVariant(text, ctx) {
   const ranLegs = [bm25Runs ? bm25 : null, vectorRuns ? vector : null, graphRuns ? graph : null].filter(Boolean);
   return {
     text, query, parsed, expression, bm25, bm25Runs, bm25Skip, vector, vectorRuns, vectorSkip,
-    graph, graphRuns, graphSkip, lists, ranLegs, fused: fuse(lists, req.rrfK),
+    graph, graphRuns, graphSkip, lists, ranLegs, fused: [],
   };
 }
 
-// PIPE-12: one variant's fused list as is; several merge by RRF of their ranks, weight 1 each.
+// PIPE-5 per variant, then PIPE-12: one variant's fused list as is; several merge by RRF of
+// their ranks, weight 1 each.
 function mergeVariants(runs, k) {
+  for (const run of runs) run.fused = fuse(run.lists, k);
   if (runs.length === 1) return { lists: runs[0].lists, fused: runs[0].fused };
   const lists = runs.map((run, i) => ({ name: `variant:${i}`, weight: 1, items: run.fused }));
   return { lists, fused: fuse(lists, k) };
