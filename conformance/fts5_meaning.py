@@ -67,17 +67,27 @@ def fields(op: str, expected: Any) -> list[str]:
     query = trace.get("query")
     if isinstance(query, dict) and isinstance(query.get("expression"), str):
         found.append("/trace/query/expression")
-    bm25 = trace.get("bm25")
-    attempts = bm25.get("attempts") if isinstance(bm25, dict) else None
-    if isinstance(attempts, list):
-        for i, row in enumerate(attempts):
-            if (
-                isinstance(row, dict)
-                and isinstance(row.get("expression"), str)
-                and row.get("rung") != _NOT_FTS5_RUNG
-            ):
-                found.append(f"/trace/bm25/attempts/{i}/expression")
+    found.extend(_attempt_fields(trace.get("bm25"), "/trace/bm25"))
+    variants = trace.get("variants")
+    if isinstance(variants, list):  # TRACE-16: each variant's BM25 leg has the same rows
+        for i, entry in enumerate(variants):
+            if isinstance(entry, dict):
+                found.extend(_attempt_fields(entry.get("bm25"), f"/trace/variants/{i}/bm25"))
     return found
+
+
+def _attempt_fields(bm25: Any, where: str) -> list[str]:
+    """The FTS5 `expression` pointers of a BM25 leg's attempt rows (TRACE-8), at `where`."""
+    attempts = bm25.get("attempts") if isinstance(bm25, dict) else None
+    if not isinstance(attempts, list):
+        return []
+    return [
+        f"{where}/attempts/{i}/expression"
+        for i, row in enumerate(attempts)
+        if isinstance(row, dict)
+        and isinstance(row.get("expression"), str)
+        and row.get("rung") != _NOT_FTS5_RUNG
+    ]
 
 
 def _get(value: Any, pointer: str) -> tuple[bool, Any]:

@@ -59,6 +59,14 @@ def register(subparsers: Any) -> None:
         help="enable a profile; gbrain: the graph leg over the index's links "
         "(spec/profiles/gbrain.md)",
     )
+    s.add_argument(
+        "--variant",
+        action="append",
+        default=[],
+        metavar="TEXT",
+        help="a query variant (repeatable, at most 8; needs --profile gbrain): each runs the "
+        "whole hybrid stack and the lists merge by RRF (spec/profiles/gbrain.md GBRAIN-22)",
+    )
     s.add_argument("--trace", action="store_true", help="also print a readable view of the trace")
     s.add_argument("--json", action="store_true", help="print {results, trace} as JSON instead")
     s.set_defaults(func=cmd_search)
@@ -227,6 +235,8 @@ def _format_trace_summary(trace: dict[str, Any]) -> str:
     graph = trace.get("graph")
     if graph is not None:
         out.append(f"graph: {graph['hits']} hits" if graph["ran"] else f"graph: {graph['skip']}")
+    for i, variant in enumerate(trace.get("variants", [])):  # TRACE-16
+        out.append(f"variant {i}: {shown(variant['query'])}: {variant['fusedHits']} fused")
     for name, member in sorted(trace.get("profiles", {}).items()):
         out.append(f"profile {name}: {shown(json.dumps(member, ensure_ascii=False))}")
     intent = trace["intent"]
@@ -268,6 +278,10 @@ def cmd_search(args: argparse.Namespace) -> int:
         "intentTable": args.intent_table,
     }
     profiles: dict[str, Any] = {name: {} for name in args.profile}
+    if args.variant:
+        if "gbrain" not in profiles:
+            return _fail("search", "invalid_input: --variant needs --profile gbrain")
+        profiles["gbrain"]["variants"] = list(args.variant)
     if args.bm25_okapi:
         profiles["bm25-okapi"] = {"k1": args.k1, "b": args.b}
     if profiles:

@@ -15,12 +15,13 @@ from reference import SPEC_VERSION
 from reference.backends.protocols import Embedder, Index, RerankEntry, Reranker, VectorStore
 from reference.intent import detect, reweight
 from reference.ladder import Bm25LegResult, plan_ladder, run_bm25_leg
-from reference.modes import resolve_mode
+from reference.modes import ResolvedMode, resolve_mode
 from reference.profile_hooks import GraphBackend, PipelineHooks, ProfileCall
-from reference.query import compile_query, parse
+from reference.query import ParsedQuery, compile_query, parse
 from reference.request import WEIGHT_NAMES, Request, parse_request
 from reference.rerank import RerankOutcome, rerank_head, skip_before_unanimity, skipped
 from reference.rrf import Fused, RankedList, check_weight, fuse
+from reference.text import normalise
 from reference.trigram import TrigramIndex
 from reference.types import Candidate, IndexError_, InvalidInput
 from reference.unanimity import check as unanimity_check
@@ -144,6 +145,14 @@ class _Profiles:
             raw = data.get(name)
             backend = hooks.parse_backends(raw) if hooks.parse_backends is not None else None
             self.calls.append((hooks, ProfileCall(name, req.profiles[name], backend)))
+
+    def query_variants(self, query: str) -> list[str]:
+        """PIPE-11, PIPE-12: every profile's variants of the request's query, in name order."""
+        out: list[str] = []
+        for hooks, call in self.calls:
+            if hooks.query_variants is not None:
+                out.extend(hooks.query_variants(call, query))
+        return out
 
     def rewrite_query(self, query: str) -> str:
         for hooks, call in self.calls:
@@ -272,29 +281,66 @@ def _run_bm25(
     )
 
 
-def search(
-    request: Mapping[str, Any], backends: Backends
-) -> tuple[list[dict[str, Any]], dict[str, Any]]:
-    """PIPE-3: run every stage in order; returns (results, trace) as JSON-ready objects."""
-    started = time.perf_counter()
-    timings: dict[str, float] = {}
-    req = parse_request(request)
-    profiles = _Profiles(req, backends.profile_data)  # PIPE-9: backend data checked up front
+@dataclass
+class _VariantRun:
+    """PIPE-12: stages 1-5 of one query variant: its rewritten query, its legs, its fused list."""
 
+    text: str
+    query: str
+    parsed: ParsedQuery
+    expression: str
+    bm25: Bm25LegResult | None
+    bm25_skip: str | None
+    vleg: _VectorLeg
+    gleg: _VectorLeg
+    lists: list[RankedList]
+    #: PIPE-7: the errors of the legs that ran (None for a leg that ran without error).
+    ran_errors: list[dict[str, str] | None]
+    #: Stage 5's fused list F_i, set once every variant's legs ran and none failed the call.
+    fused: list[Fused] = field(default_factory=list)
+
+    def bm25_trace(self) -> dict[str, Any]:
+        if self.bm25 is not None:
+            return {"ran": True, "skip": None, **self.bm25.trace_json()}
+        return {**_BM25_NOT_RUN, "skip": self.bm25_skip, "attempts": []}
+
+    def lists_json(self) -> list[dict[str, Any]]:
+        return [{"name": x.name, "weight": x.weight, "size": len(x.items)} for x in self.lists]
+
+
+def query_variants(query: str, profiles: _Profiles) -> list[str]:
+    """PIPE-12: the request's query, then the profiles' variants; repeats (TEXT-1..4) dropped."""
+    out = [query]
+    seen = {normalise(query)}
+    for variant in profiles.query_variants(query):
+        key = normalise(variant)
+        if key == "":
+            raise InvalidInput("a query variant is empty after normalisation")
+        if key not in seen:
+            seen.add(key)
+            out.append(variant)
+    return out
+
+
+def _run_variant(
+    req: Request,
+    backends: Backends,
+    profiles: _Profiles,
+    mode: ResolvedMode,
+    graph: GraphBackend | None,
+    text: str,
+    timings: dict[str, float],
+) -> _VariantRun:
+    """PIPE-3 stages 1, 3 and 4 (and the graph leg) for one query variant, with the lists
+    stage 5 fuses (PIPE-12); fusion waits until every variant ran (PIPE-7 is checked first)."""
     # 1. Query (DSL), after the profiles' rewrites (PIPE-11).
-    query = profiles.rewrite_query(req.query)
+    query = profiles.rewrite_query(text)
     parsed = parse(query, req.aliases, req.stopword_list)
     expression = compile_query(parsed)
-
-    # 2. Mode.
-    has_embedder = backends.embedder is not None and backends.vectors is not None
-    mode = resolve_mode(req.mode, has_embedder)
-    fell_back = mode.fell_back_to_bm25
     weights = profiles.adjust_weights(
         query,
         {"bm25": req.bm25_weight, "vector": req.vector_weight, "graph": req.graph_weight},
     )
-    graph = backends.graph if backends.graph is not None else profiles.graph_backend()
 
     # 3. BM25 leg and ladder; a leg of weight 0 makes no backend call at all (PIPE-8).
     bm25_skip = leg_skip(mode.runs_bm25, weights["bm25"])
@@ -302,7 +348,7 @@ def search(
     graph_skip = leg_skip(graph_in_mode(mode.effective), weights["graph"])  # GRAPH-3
     t = time.perf_counter()
     bm25 = _run_bm25(req, backends, query, profiles) if bm25_skip is None else None
-    timings["bm25Ms"] = (time.perf_counter() - t) * 1000
+    timings["bm25Ms"] = timings.get("bm25Ms", 0.0) + (time.perf_counter() - t) * 1000
 
     # 4. Vector leg, then the graph leg (GRAPH-3).
     t = time.perf_counter()
@@ -311,9 +357,7 @@ def search(
         if vector_skip is None
         else _VectorLeg(skip=vector_skip)
     )
-    timings["vectorMs"] = (time.perf_counter() - t) * 1000
-    if vleg.error is not None and mode.effective == "hybrid":
-        fell_back = True  # MODE-6
+    timings["vectorMs"] = timings.get("vectorMs", 0.0) + (time.perf_counter() - t) * 1000
     gleg = _VectorLeg(skip=graph_skip)
     if graph is not None and graph_skip is None:
         store = graph
@@ -323,19 +367,13 @@ def search(
             ),
             req.candidate_k,
         )
-
     ran_errors = [
         (bm25 is not None, bm25.error if bm25 is not None else None),
         (vleg.ran, vleg.error),
         (gleg.ran, gleg.error),
     ]
-    ran = [error for did, error in ran_errors if did]
-    if every_leg_failed(ran):
-        message = "; ".join(e["message"] for e in ran if e is not None)
-        raise IndexError_(f"every leg failed: {message}")
 
-    # 5. Fusion.
-    t = time.perf_counter()
+    # The lists of stage 5.
     ran_lists = {
         "bm25": tuple(bm25.hits) if bm25 is not None else None,
         "vector": tuple(vleg.hits) if vleg.ran else None,
@@ -346,7 +384,71 @@ def search(
         for name in FUSION_ORDER
         if (items := ran_lists[name]) is not None
     ]
-    fused = fuse(lists, req.rrf_k)
+    return _VariantRun(
+        text, query, parsed, expression, bm25, bm25_skip, vleg, gleg, lists,
+        [error for did, error in ran_errors if did],
+    )
+
+
+def merge_variants(runs: Sequence[_VariantRun], k: int) -> tuple[list[RankedList], list[Fused]]:
+    """PIPE-5 per variant, then PIPE-12: one variant's fused list as is; several merge by RRF
+    of their ranks, weight 1."""
+    for run in runs:
+        run.fused = fuse(run.lists, k)
+    if len(runs) == 1:
+        return runs[0].lists, runs[0].fused
+    lists = [
+        RankedList(f"variant:{i}", 1.0, tuple(f.candidate for f in run.fused))
+        for i, run in enumerate(runs)
+    ]
+    return lists, fuse(lists, k)
+
+
+def _variant_trace(run: _VariantRun, with_graph: bool) -> dict[str, Any]:
+    """TRACE-16: one entry of `variants`."""
+    entry: dict[str, Any] = {
+        "query": run.text,
+        "bm25": run.bm25_trace(),
+        "vector": run.vleg.trace_json(),
+    }
+    if with_graph:
+        entry["graph"] = run.gleg.trace_json()
+    entry["lists"] = run.lists_json()
+    entry["fusedHits"] = len(run.fused)
+    return entry
+
+
+def search(
+    request: Mapping[str, Any], backends: Backends
+) -> tuple[list[dict[str, Any]], dict[str, Any]]:
+    """PIPE-3: run every stage in order; returns (results, trace) as JSON-ready objects."""
+    started = time.perf_counter()
+    timings: dict[str, float] = {}
+    req = parse_request(request)
+    profiles = _Profiles(req, backends.profile_data)  # PIPE-9: backend data checked up front
+    variants = query_variants(req.query, profiles)  # PIPE-12, before any backend call
+
+    # 2. Mode (once for every variant, PIPE-12).
+    has_embedder = backends.embedder is not None and backends.vectors is not None
+    mode = resolve_mode(req.mode, has_embedder)
+    graph = backends.graph if backends.graph is not None else profiles.graph_backend()
+
+    # Stages 1, 3 and 4 per variant, in list order (PIPE-12).
+    runs = [
+        _run_variant(req, backends, profiles, mode, graph, text, timings) for text in variants
+    ]
+    ran = [error for run in runs for error in run.ran_errors]
+    if every_leg_failed(ran):
+        message = "; ".join(e["message"] for e in ran if e is not None)
+        raise IndexError_(f"every leg failed: {message}")
+    fell_back = mode.fell_back_to_bm25 or (
+        mode.effective == "hybrid" and any(run.vleg.error is not None for run in runs)
+    )  # MODE-6
+    # 5. Fusion per variant, then the merge (PIPE-12).
+    t = time.perf_counter()
+    lists, fused = merge_variants(runs, req.rrf_k)
+    first = runs[0]
+    query, parsed, bm25, vleg = first.query, first.parsed, first.bm25, first.vleg
 
     # 6. Intent reweighting, then the profiles' post-fusion stages (PIPE-11).
     intent = detect(query, req.intent_table)
@@ -409,17 +511,13 @@ def search(
             "normalised": parsed.normalised,
             "hasOperators": parsed.has_operators,
             "tokens": [tok.to_json() for tok in parsed.tokens],
-            "expression": expression,
+            "expression": first.expression,
         },
-        "bm25": (
-            {"ran": True, "skip": None, **bm25.trace_json()}
-            if bm25
-            else {**_BM25_NOT_RUN, "skip": bm25_skip, "attempts": []}
-        ),
+        "bm25": first.bm25_trace(),
         "vector": vleg.trace_json(),
     }
     if graph is not None:
-        trace["graph"] = gleg.trace_json()  # GRAPH-5
+        trace["graph"] = first.gleg.trace_json()  # GRAPH-5
     trace.update(
         {
             "fusion": {
@@ -444,6 +542,8 @@ def search(
             "timings": timings,
         }
     )
+    if len(runs) > 1:
+        trace["variants"] = [_variant_trace(run, graph is not None) for run in runs]  # TRACE-16
     if profiles.calls:
         trace["profiles"] = profiles.trace_json()  # PIPE-11
     return results, trace

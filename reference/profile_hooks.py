@@ -42,6 +42,9 @@ class PipelineHooks:
     parse_request: Callable[[Mapping[str, Any]], Any]
     #: Validate `backends.profiles[NAME]` (None when absent); raise InvalidInput (PIPE-9).
     parse_backends: Callable[[Any], Any] | None = None
+    #: PIPE-12: the request's query (before any rewrite) -> more variants, each run through
+    #: stages 1-5 and merged by RRF; called once per search.
+    query_variants: Callable[[ProfileCall, str], list[str]] | None = None
     #: Rewrite the query string before stage 1 (DSL parse); every later stage sees the result.
     rewrite_query: Callable[[ProfileCall, str], str] | None = None
     #: Change the leg weights (`bm25`, `vector`, `graph`) before any leg runs (PIPE-8 applies).

@@ -162,6 +162,13 @@ def test_fields_of_each_operation() -> None:
     assert fm.fields("search", {"results": []}) == []
 
 
+def test_fields_of_each_variant_bm25_leg() -> None:
+    """DSL-25, TRACE-16: each `variants` entry's attempt rows are judged by meaning too."""
+    rows = [{"rung": "initial", "expression": '"b"'}, {"rung": "trigram_fuzzy", "expression": "b"}]
+    trace = {"variants": [{"query": "a"}, {"query": "b", "bm25": {"attempts": rows}}]}
+    assert fm.fields("search", {"trace": trace}) == ["/trace/variants/1/bm25/attempts/0/expression"]
+
+
 def test_check_compares_meaning_then_the_rest_exactly() -> None:
     """DSL-23: a respelt field passes, a wrong one fails at its path, other fields stay exact."""
     expect = {

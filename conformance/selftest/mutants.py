@@ -3618,5 +3618,177 @@ def _profiles_member_always() -> None:
     swap(pipe, "search", search)
 
 
+# -- query variants (spec/pipeline.md PIPE-12, spec/profiles/gbrain.md GBRAIN-22, GBRAIN-23) ----
+
+
+@mutant(
+    "pipe-variants-merged-by-score-sum",
+    "PIPE-12",
+    "the variants' fused lists merge by summing each item's fused scores, not by RRF of ranks",
+)
+def _pipe_variants_score_sum() -> None:
+    pipe = _mod("reference.pipeline")
+    rrf = _mod("reference.rrf")
+    original = pipe.merge_variants
+
+    def merge_variants(runs: Any, k: int) -> Any:
+        lists, fused = original(runs, k)
+        if len(runs) == 1:
+            return lists, fused
+        score: dict[str, float] = {}
+        exact: dict[str, Fraction] = {}
+        first: dict[str, Any] = {}
+        for run in runs:
+            for f in run.fused:
+                score[f.id] = score.get(f.id, 0.0) + f.score
+                exact[f.id] = exact.get(f.id, Fraction(0)) + f.exact
+                first.setdefault(f.id, f.candidate)
+        merged = [rrf.Fused(first[i], score[i], exact[i]) for i in first]
+        merged.sort(key=lambda f: (-f.exact, f.candidate.path, f.id))
+        return lists, merged
+
+    swap(pipe, "merge_variants", merge_variants)
+
+
+@mutant(
+    "pipe-variants-not-deduplicated",
+    "PIPE-12",
+    "variants equal to the query or to each other after normalisation each run and vote again",
+)
+def _pipe_variants_no_dedup() -> None:
+    pipe = _mod("reference.pipeline")
+
+    def query_variants(query: str, profiles: Any) -> list[str]:
+        return [query, *profiles.query_variants(query)]
+
+    swap(pipe, "query_variants", query_variants)
+
+
+@mutant("pipe-variants-ignored", "PIPE-12", "the profiles' query variants are never run")
+def _pipe_variants_ignored() -> None:
+    pipe = _mod("reference.pipeline")
+    swap(pipe, "query_variants", lambda query, profiles: [query])
+
+
+def _variant_runs_recorded() -> list[Any]:
+    """Record every variant run of the current search (reset when the variant list is made)."""
+    pipe = _mod("reference.pipeline")
+    runs: list[Any] = []
+    original_list = pipe.query_variants
+    original_run = pipe._run_variant
+
+    def query_variants(query: str, profiles: Any) -> list[str]:
+        runs.clear()
+        return list(original_list(query, profiles))
+
+    def run_variant(*args: Any) -> Any:
+        out = original_run(*args)
+        runs.append(out)
+        return out
+
+    swap(pipe, "query_variants", query_variants)
+    swap(pipe, "_run_variant", run_variant)
+    return runs
+
+
+@mutant(
+    "pipe-variants-unanimity-last-variant",
+    "PIPE-12",
+    "the unanimity shortcut votes with the last variant's legs, not variant 0's",
+)
+def _pipe_variants_unanimity_last() -> None:
+    pipe = _mod("reference.pipeline")
+    runs = _variant_runs_recorded()
+    original = pipe.unanimity_voters
+
+    def voters(bm25: Any, vleg: Any) -> Any:
+        return original(runs[-1].bm25, runs[-1].vleg) if runs else original(bm25, vleg)
+
+    swap(pipe, "unanimity_voters", voters)
+
+
+@mutant(
+    "pipe-variants-unanimity-any-variant",
+    "PIPE-12",
+    "the unanimity shortcut fires when the legs of any variant agree",
+)
+def _pipe_variants_unanimity_any() -> None:
+    pipe = _mod("reference.pipeline")
+    unanimity = _mod("reference.unanimity")
+    runs = _variant_runs_recorded()
+    original = pipe.unanimity_voters
+
+    def voters(bm25: Any, vleg: Any) -> Any:
+        votes = [original(run.bm25, run.vleg) for run in runs] or [original(bm25, vleg)]
+        cast = [v for v in votes if v is not None]
+        if not cast:
+            return None
+        return max(cast, key=lambda v: unanimity.check(*v).agreements)
+
+    swap(pipe, "unanimity_voters", voters)
+
+
+@mutant(
+    "pipe-variant-failure-fails-call",
+    "PIPE-12",
+    "a variant whose every leg errored fails the whole call although another variant succeeded",
+)
+def _pipe_variant_failure_fails() -> None:
+    pipe = _mod("reference.pipeline")
+    types = _mod("reference.types")
+    original = pipe._run_variant
+
+    def run_variant(*args: Any) -> Any:
+        out = original(*args)
+        if pipe.every_leg_failed(out.ran_errors):
+            raise types.IndexError_("a variant failed")
+        return out
+
+    swap(pipe, "_run_variant", run_variant)
+
+
+@mutant(
+    "gbrain-bypass-follows-last-variant",
+    "GBRAIN-23",
+    "the temporal bypass reads the class the last variant's weight hook recorded, not variant 0's",
+)
+def _gbrain_bypass_last_variant() -> None:
+    graph = _gbrain("graph_leg")
+
+    def after_fusion(call: Any, query: str, items: Any) -> Any:
+        if call.trace.get("intent") != "temporal":
+            items = graph.boost(call.options, items)
+        if call.options.dedup:
+            items = graph.dedup(items)
+        if call.options.token_budget is not None:
+            items = graph.within_budget(call, call.options.token_budget, items)
+        return items
+
+    _gbrain_hooks(after_fusion=after_fusion)
+
+
+@mutant("gbrain-variants-unbounded", "GBRAIN-22", "more than eight variants are accepted")
+def _gbrain_variants_unbounded() -> None:
+    set_attr(_gbrain("graph_leg"), "MAX_VARIANTS", 10**6)
+
+
+@mutant(
+    "gbrain-variants-empty-skipped",
+    "GBRAIN-22",
+    "a variant that is empty after normalisation is skipped instead of rejected",
+)
+def _gbrain_variants_empty_skipped() -> None:
+    graph = _gbrain("graph_leg")
+    original = graph._variants
+    text = _mod("reference.text")
+
+    def variants(raw: object, where: str) -> Any:
+        if isinstance(raw, list):
+            raw = [v for v in raw if not (isinstance(v, str) and text.normalise(v) == "")]
+        return original(raw, where)
+
+    swap(graph, "_variants", variants)
+
+
 # Profiles' broken ports live in their own modules and register themselves on import.
 import conformance.selftest.mutants_bm25_okapi  # noqa: E402,F401

@@ -22,7 +22,12 @@ type gbrainOptions struct {
 	dedup   bool
 	boost   []gbrainBoost // GBRAIN-18, longest prefix first
 	budget  int64         // GBRAIN-21, 0 = no budget
+	// variants are the caller's query variants (GBRAIN-22).
+	variants []string
 }
+
+// gbrainMaxVariants is GBRAIN-22's bound.
+const gbrainMaxVariants = 8
 
 type gbrainBoost struct {
 	prefix string
@@ -51,7 +56,7 @@ func gbrainParseOptions(m map[string]any) (any, error) {
 	const where = "request.profiles.gbrain"
 	for k := range m {
 		switch k {
-		case "depth", "fanout", "types", "direction", "exclude", "dedup", "boost", "tokenBudget":
+		case "depth", "fanout", "types", "direction", "exclude", "dedup", "boost", "tokenBudget", "variants":
 		default:
 			return nil, invalid("%s: unknown option %s", where, k)
 		}
@@ -104,12 +109,30 @@ func gbrainParseOptions(m map[string]any) (any, error) {
 		}
 		o.budget = n
 	}
+	if v, ok := present(m, "variants"); ok { // GBRAIN-22
+		list, isList := v.([]any)
+		if !isList || len(list) > gbrainMaxVariants {
+			return nil, invalid("%s.variants must be a list of at most %d strings", where, gbrainMaxVariants)
+		}
+		for i, x := range list {
+			str, isStr := x.(string)
+			if !isStr || Normalise(str) == "" {
+				return nil, invalid("%s.variants[%d] must be a string, not empty after normalisation", where, i)
+			}
+			o.variants = append(o.variants, str)
+		}
+	}
 	w, err := gbrainWalkOptions(m, where+".")
 	if err != nil {
 		return nil, err
 	}
 	o.walk = w
 	return o, nil
+}
+
+// gbrainQueryVariants is GBRAIN-22: the caller's variants; the core runs and merges them (PIPE-12).
+func gbrainQueryVariants(c *ProfileCall, query string) []string {
+	return c.Options.(gbrainOptions).variants
 }
 
 // gbrainApplyBoost is GBRAIN-18: longest prefix's factor, then order by exact value.
@@ -173,7 +196,10 @@ func gbrainFilterLeg(c *ProfileCall, leg string, hits []Candidate) []Candidate {
 }
 
 // gbrainAfterFusion is GBRAIN-17: keep the first fused item of each page.
+// GBRAIN-23: the temporal bypass (and the trace's intent) follows the query this stage sees,
+// variant 0's, re-classified here whatever the variants' classes were.
 func gbrainAfterFusion(c *ProfileCall, query string, items []FusedItem) []FusedItem {
+	c.Trace["intent"] = gbrainClassify(query)
 	if c.Trace["intent"] != "temporal" {
 		items = gbrainApplyBoost(c.Options.(gbrainOptions).boost, items)
 	}
@@ -329,6 +355,7 @@ func init() {
 		Pipeline: &PipelineHooks{
 			ParseRequest:  gbrainParseOptions,
 			ParseBackends: gbrainParseBackends,
+			QueryVariants: gbrainQueryVariants,
 			AdjustWeights: gbrainAdjustWeights,
 			LegLimit:      gbrainLegLimit,
 			FilterLeg:     gbrainFilterLeg,

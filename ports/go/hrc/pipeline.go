@@ -4,6 +4,7 @@ package hrc
 
 import (
 	"math/big"
+	"strconv"
 	"strings"
 	"time"
 )
@@ -253,6 +254,185 @@ func ids(c []Candidate) []string {
 	return out
 }
 
+// legSkip is MODE-4, PIPE-8: "" when the leg runs; else "mode" (checked first) or "zero_weight".
+func legSkip(runs bool, w float64) string {
+	if !runs {
+		return "mode"
+	}
+	if w == 0 {
+		return "zero_weight"
+	}
+	return ""
+}
+
+// variantList is PIPE-12: the request's query, then the profiles' variants; repeats after
+// TEXT-1..4 are dropped.
+func variantList(q string, run *profileRun) ([]string, error) {
+	out := []string{q}
+	seen := map[string]bool{Normalise(q): true}
+	for _, v := range run.queryVariants(q) {
+		key := Normalise(v)
+		if key == "" {
+			return nil, invalid("a query variant is empty after normalisation")
+		}
+		if !seen[key] {
+			seen[key] = true
+			out = append(out, v)
+		}
+	}
+	return out, nil
+}
+
+// variantRun is PIPE-12: stages 1 and 3-5 (and the graph leg) of one query variant.
+type variantRun struct {
+	text, query, expr string
+	hasOps            bool
+	toks              []Token
+	bm                bm25Leg
+	bSkip, vSkip      string
+	vHits             []Candidate
+	vErr              map[string]any
+	bmTrace, vTrace   map[string]any
+	gTrace            map[string]any
+	// ranErrs are the errors of the legs that ran, nil for a leg without error (PIPE-7).
+	ranErrs []map[string]any
+	lists   []RankedList
+	fl      []any
+	fused   []*Fused
+}
+
+// legsJSON adds the variant's legs in the trace's form (TRACE-7..9) to m.
+func (v *variantRun) legsJSON(m map[string]any, withGraph bool) {
+	m["bm25"], m["vector"] = v.bmTrace, v.vTrace
+	if withGraph {
+		m["graph"] = v.gTrace // GRAPH-5
+	}
+}
+
+type variantCtx struct {
+	r     *Request
+	b     Backends
+	run   *profileRun
+	eff   string
+	graph GraphBackend
+}
+
+// runVariant is PIPE-3 stages 1, 3 and 4 (and the graph leg) for one query variant, with the
+// lists stage 5 fuses (PIPE-12); fusion waits until every variant ran (PIPE-7 is checked first).
+func runVariant(text string, c variantCtx) (*variantRun, error) {
+	r, b, run := c.r, c.b, c.run
+	v := &variantRun{text: text}
+	// PIPE-11: every stage after the rewrite sees the rewritten query.
+	rq := *r
+	rq.Query = run.rewriteQuery(text)
+	q := rq.Query
+	v.query = q
+	_, v.hasOps, v.toks = Parse(q, r.Aliases, r.Stop)
+	v.expr = Compile(v.toks)
+	w, err := run.adjustWeights(q, Weights{r.WBM25, r.WVector, r.WGraph})
+	if err != nil {
+		return nil, err
+	}
+	v.bSkip = legSkip(c.eff == "bm25" || c.eff == "hybrid", w.BM25)
+	v.vSkip = legSkip(c.eff == "semantic" || c.eff == "hybrid", w.Vector)
+	gSkip := legSkip(c.eff == "hybrid", w.Graph) // GRAPH-3
+
+	v.bmTrace = map[string]any{"ran": v.bSkip == "", "attempts": []any{}, "usedRetry": false,
+		"winningRung": nil, "hits": 0, "error": nil, "skip": nil}
+	if v.bSkip != "" {
+		v.bmTrace["skip"] = v.bSkip
+	} else {
+		v.bm = runLadder(&rq, filteredIndex{b.Index, run, r.CandidateK}, v.expr, run)
+		v.bmTrace["attempts"] = v.bm.rows
+		v.bmTrace["usedRetry"] = len(v.bm.rows) > 1
+		if v.bm.winning != "" {
+			v.bmTrace["winningRung"] = v.bm.winning
+		}
+		v.bmTrace["hits"] = len(v.bm.hits)
+		if v.bm.err != nil {
+			v.bmTrace["error"] = v.bm.err
+		}
+		v.ranErrs = append(v.ranErrs, v.bm.err)
+	}
+	v.vTrace = map[string]any{"ran": v.vSkip == "", "skip": nil, "hits": 0, "error": nil}
+	if v.vSkip != "" {
+		v.vTrace["skip"] = v.vSkip
+	} else {
+		ask := run.legSearch("vector", r.CandidateK, func(n int64) ([]Candidate, error) {
+			return b.Vector.SearchVector(q, n)
+		})
+		h, err := ask(r.CandidateK)
+		if err != nil {
+			v.vErr = errJSON("index_error", err.Error())
+			v.vTrace["error"] = v.vErr
+		} else {
+			v.vHits = firstN(h, r.CandidateK)
+			v.vTrace["hits"] = len(v.vHits)
+		}
+		v.ranErrs = append(v.ranErrs, v.vErr)
+	}
+	// GRAPH-3: the graph leg, after the vector leg.
+	gRuns := c.graph != nil && gSkip == ""
+	v.gTrace = map[string]any{"ran": gRuns, "skip": nil, "hits": 0, "error": nil}
+	var gHits []Candidate
+	if !gRuns {
+		v.gTrace["skip"] = gSkip
+	} else {
+		ask := run.legSearch("graph", r.CandidateK, func(n int64) ([]Candidate, error) {
+			return c.graph.SearchGraph(Normalise(q), n)
+		})
+		h, err := ask(r.CandidateK)
+		var gErr map[string]any
+		if err != nil {
+			gErr = errJSON("index_error", err.Error())
+			v.gTrace["error"] = gErr
+		} else {
+			gHits = firstN(h, r.CandidateK)
+			v.gTrace["hits"] = len(gHits)
+		}
+		v.ranErrs = append(v.ranErrs, gErr)
+	}
+	// the lists of stage 5 (PIPE-5)
+	v.fl = []any{}
+	add := func(name string, weight float64, hits []Candidate) {
+		v.lists = append(v.lists, RankedList{name, weight, hits})
+		v.fl = append(v.fl, map[string]any{"name": name, "weight": weight, "size": len(hits)})
+	}
+	if v.bSkip == "" {
+		add("bm25", w.BM25, v.bm.hits)
+	}
+	if v.vSkip == "" {
+		add("vector", w.Vector, v.vHits)
+	}
+	if gRuns { // GRAPH-4
+		add("graph", w.Graph, gHits)
+	}
+	return v, nil
+}
+
+// mergeVariants is PIPE-5 per variant, then PIPE-12: one variant's fused list as is; several merge by RRF of their
+// ranks, weight 1 each, lists named variant:i.
+func mergeVariants(runs []*variantRun, k int64) ([]any, []*Fused) {
+	for _, v := range runs {
+		v.fused = RRF(v.lists, k) // PIPE-5, per variant
+	}
+	if len(runs) == 1 {
+		return runs[0].fl, runs[0].fused
+	}
+	var lists []RankedList
+	fl := []any{}
+	for i, v := range runs {
+		items := make([]Candidate, len(v.fused))
+		for j, f := range v.fused {
+			items[j] = f.Candidate
+		}
+		name := "variant:" + strconv.Itoa(i)
+		lists = append(lists, RankedList{name, 1, items})
+		fl = append(fl, map[string]any{"name": name, "weight": 1.0, "size": len(items)})
+	}
+	return fl, RRF(lists, k)
+}
+
 // Search runs the whole pipeline (PIPE-3).
 func Search(r *Request, b Backends) (map[string]any, error) {
 	start := time.Now()
@@ -260,13 +440,11 @@ func Search(r *Request, b Backends) (map[string]any, error) {
 	if err != nil {
 		return nil, err
 	}
-	// PIPE-11: every stage after the rewrite sees the rewritten query.
-	rq := *r
-	rq.Query = run.rewriteQuery(r.Query)
-	q := rq.Query
-	_, hasOps, toks := Parse(q, r.Aliases, r.Stop)
-	expr := Compile(toks)
-	// modes (MODE-1..MODE-3)
+	variants, err := variantList(r.Query, run) // PIPE-12, before any backend call
+	if err != nil {
+		return nil, err
+	}
+	// modes (MODE-1..MODE-3), once for every variant (PIPE-12)
 	eff, fell := r.Mode, false
 	emb := b.Vector != nil
 	switch r.Mode {
@@ -280,112 +458,41 @@ func Search(r *Request, b Backends) (map[string]any, error) {
 			eff, fell = "bm25", true
 		}
 	}
-	legSkip := func(runs bool, w float64) string {
-		if !runs {
-			return "mode"
-		}
-		if w == 0 {
-			return "zero_weight"
-		}
-		return ""
-	}
-	w, err := run.adjustWeights(q, Weights{r.WBM25, r.WVector, r.WGraph})
-	if err != nil {
-		return nil, err
-	}
 	graph := b.Graph // GRAPH-2: a scripted graph takes precedence over a profile's
 	if graph == nil {
 		graph = run.graphBackend()
 	}
-	bSkip := legSkip(eff == "bm25" || eff == "hybrid", w.BM25)
-	vSkip := legSkip(eff == "semantic" || eff == "hybrid", w.Vector)
-	gSkip := legSkip(eff == "hybrid", w.Graph) // GRAPH-3
-
-	bmTrace := map[string]any{"ran": bSkip == "", "attempts": []any{}, "usedRetry": false,
-		"winningRung": nil, "hits": 0, "error": nil, "skip": nil}
-	var bm bm25Leg
-	if bSkip != "" {
-		bmTrace["skip"] = bSkip
-	} else {
-		bm = runLadder(&rq, filteredIndex{b.Index, run, r.CandidateK}, expr, run)
-		bmTrace["attempts"] = bm.rows
-		bmTrace["usedRetry"] = len(bm.rows) > 1
-		if bm.winning != "" {
-			bmTrace["winningRung"] = bm.winning
-		}
-		bmTrace["hits"] = len(bm.hits)
-		if bm.err != nil {
-			bmTrace["error"] = bm.err
-		}
-	}
-	vTrace := map[string]any{"ran": vSkip == "", "skip": nil, "hits": 0, "error": nil}
-	var vHits []Candidate
-	var vErr map[string]any
-	if vSkip != "" {
-		vTrace["skip"] = vSkip
-	} else {
-		ask := run.legSearch("vector", r.CandidateK, func(n int64) ([]Candidate, error) {
-			return b.Vector.SearchVector(q, n)
-		})
-		h, err := ask(r.CandidateK)
+	ctx := variantCtx{r, b, run, eff, graph}
+	runs := make([]*variantRun, 0, len(variants))
+	for _, text := range variants {
+		v, err := runVariant(text, ctx)
 		if err != nil {
-			vErr = errJSON("index_error", err.Error())
-			vTrace["error"] = vErr
-		} else {
-			vHits = firstN(h, r.CandidateK)
-			vTrace["hits"] = len(vHits)
+			return nil, err
 		}
+		runs = append(runs, v)
 	}
-	// GRAPH-3: the graph leg, after the vector leg.
-	gRuns := graph != nil && gSkip == ""
-	gTrace := map[string]any{"ran": gRuns, "skip": nil, "hits": 0, "error": nil}
-	var gHits []Candidate
-	var gErr map[string]any
-	if !gRuns {
-		gTrace["skip"] = gSkip
-	} else {
-		ask := run.legSearch("graph", r.CandidateK, func(n int64) ([]Candidate, error) {
-			return graph.SearchGraph(Normalise(q), n)
-		})
-		h, err := ask(r.CandidateK)
-		if err != nil {
-			gErr = errJSON("index_error", err.Error())
-			gTrace["error"] = gErr
-		} else {
-			gHits = firstN(h, r.CandidateK)
-			gTrace["hits"] = len(gHits)
-		}
-	}
-	// PIPE-7: fail when every leg that ran errored.
-	ranAny := bSkip == "" || vSkip == "" || gRuns
-	if ranAny && (bSkip != "" || bm.err != nil) && (vSkip != "" || vErr != nil) && (!gRuns || gErr != nil) {
-		var msgs []string
-		for _, e := range []map[string]any{bm.err, vErr, gErr} {
+	// PIPE-7, PIPE-12: fail when every leg that ran, of every variant, errored.
+	var msgs []string
+	ran, failed := 0, 0
+	for _, v := range runs {
+		for _, e := range v.ranErrs {
+			ran++
 			if e != nil {
+				failed++
 				msgs = append(msgs, e["message"].(string))
 			}
 		}
+		if eff == "hybrid" && v.vErr != nil {
+			fell = true // MODE-6
+		}
+	}
+	if ran > 0 && failed == ran {
 		return nil, &OpError{"index_error", "every leg failed: " + strings.Join(msgs, "; ")}
 	}
-	if eff == "hybrid" && vErr != nil {
-		fell = true
-	}
-	// fusion (PIPE-5)
-	var lists []RankedList
-	fl := []any{}
-	if bSkip == "" {
-		lists = append(lists, RankedList{"bm25", w.BM25, bm.hits})
-		fl = append(fl, map[string]any{"name": "bm25", "weight": w.BM25, "size": len(bm.hits)})
-	}
-	if vSkip == "" {
-		lists = append(lists, RankedList{"vector", w.Vector, vHits})
-		fl = append(fl, map[string]any{"name": "vector", "weight": w.Vector, "size": len(vHits)})
-	}
-	if gRuns { // GRAPH-4
-		lists = append(lists, RankedList{"graph", w.Graph, gHits})
-		fl = append(fl, map[string]any{"name": "graph", "weight": w.Graph, "size": len(gHits)})
-	}
-	fused := RRF(lists, r.K)
+	fl, fused := mergeVariants(runs, r.K)
+	first := runs[0]
+	q, hasOps, toks, expr := first.query, first.hasOps, first.toks, first.expr
+	bm, vHits, bSkip, vSkip := first.bm, first.vHits, first.bSkip, first.vSkip
 	// intent (INTENT-*)
 	det := r.Intent.Detect(q)
 	fusedItems := make([]Candidate, len(fused))
@@ -499,8 +606,6 @@ func Search(r *Request, b Backends) (map[string]any, error) {
 		"effectiveMode":  eff,
 		"fellBackToBM25": fell,
 		"query":          map[string]any{"normalised": Normalise(q), "hasOperators": hasOps, "tokens": tj, "expression": expr},
-		"bm25":           bmTrace,
-		"vector":         vTrace,
 		"fusion":         map[string]any{"k": r.K, "lists": fl, "fusedHits": len(fused)},
 		"intent": map[string]any{"preference": det.Preference, "concreteFact": det.ConcreteFact,
 			"label": det.Label(), "adjusted": adjusted},
@@ -509,8 +614,15 @@ func Search(r *Request, b Backends) (map[string]any, error) {
 		"resultIds": resultIDs,
 		"timings":   map[string]any{"totalMs": float64(time.Since(start).Microseconds()) / 1000},
 	}
-	if graph != nil {
-		trace["graph"] = gTrace // GRAPH-5
+	first.legsJSON(trace, graph != nil)
+	if len(runs) > 1 { // TRACE-16
+		entries := make([]any, len(runs))
+		for i, v := range runs {
+			e := map[string]any{"query": v.text, "lists": v.fl, "fusedHits": len(v.fused)}
+			v.legsJSON(e, graph != nil)
+			entries[i] = e
+		}
+		trace["variants"] = entries
 	}
 	if len(run.calls) > 0 {
 		trace["profiles"] = run.traceJSON() // PIPE-11, TRACE-15

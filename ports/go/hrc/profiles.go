@@ -39,6 +39,8 @@ type FusedItem struct {
 type PipelineHooks struct {
 	ParseRequest  func(options map[string]any) (any, error)
 	ParseBackends func(raw any, present bool) (any, error)
+	// QueryVariants is PIPE-12: more variants of the request's query, called once per search.
+	QueryVariants func(c *ProfileCall, query string) []string
 	RewriteQuery  func(c *ProfileCall, query string) string
 	AdjustWeights func(c *ProfileCall, query string, w Weights) Weights
 	// CheckWeights rejects weights with an error (Go's way of raising from adjust_weights,
@@ -150,6 +152,17 @@ func newProfileRun(enabled map[string]any, backendData map[string]any) (*profile
 		run.calls = append(run.calls, profileEntry{hooks, call})
 	}
 	return run, nil
+}
+
+// queryVariants is PIPE-12: every profile's variants of the request's query, in name order.
+func (p *profileRun) queryVariants(q string) []string {
+	var out []string
+	for _, e := range p.calls {
+		if e.hooks.QueryVariants != nil {
+			out = append(out, e.hooks.QueryVariants(e.call, q)...)
+		}
+	}
+	return out
 }
 
 func (p *profileRun) rewriteQuery(q string) string {

@@ -96,28 +96,33 @@ function legError(e) {
   throw e;
 }
 
-/**
- * backends: {index, embedder, vector, reranker} (see backends/scripted.mjs and backends/corpus.mjs).
- * Returns {results, trace}; throws HrcError for invalid input or when every leg errored.
- */
-export function search(request, backends) {
-  const t0 = performance.now();
-  const { req, aliasTable, stopwordList, profiles: enabled } = validateRequest(request);
-  const profiles = new ProfileRun(enabled, backends.profiles); // PIPE-9: checked up front
+// MODE-4, PIPE-8: a leg runs when its mode runs it and its weight is not 0; else a skip reason.
+const legSkip = (inMode, w) => (!inMode ? 'mode' : w === 0 ? 'zero_weight' : null);
 
+// PIPE-12: the request's query, then the profiles' variants; repeats after TEXT-1..4 dropped.
+export function variantList(query, profiles) {
+  const out = [query];
+  const seen = new Set([normalise(query)]);
+  for (const v of profiles.queryVariants(query)) {
+    const key = normalise(v);
+    if (key === '') throw invalid('a query variant is empty after normalisation');
+    if (!seen.has(key)) {
+      seen.add(key);
+      out.push(v);
+    }
+  }
+  return out;
+}
+
+// PIPE-3 stages 1, 3 and 4 (and the graph leg) for one query variant, with the lists stage 5
+// fuses (PIPE-12); fusion waits until every variant ran (PIPE-7 is checked first).
+function runVariant(text, ctx) {
+  const { req, aliasTable, stopwordList, profiles, backends, effective, graphBackend } = ctx;
   // 1. parse and compile, after the profiles' rewrites (PIPE-11)
-  const query = profiles.rewriteQuery(req.query);
+  const query = profiles.rewriteQuery(text);
   const parsed = parse(query, aliasTable, stopwordList);
   const expression = compileTokens(parsed.tokens);
-
-  // 2. mode
-  const { effective, fellBack: fb } = resolveMode(req.mode, backends.embedder !== null);
-  let fellBackToBM25 = fb;
   const weights = profiles.adjustWeights(query, req.weights); // PIPE-11
-  // GRAPH-2: a scripted graph takes precedence over one a profile supplies.
-  const graphBackend = backends.graph ?? profiles.graphBackend();
-  // MODE-4, PIPE-8: a leg runs when its mode runs it and its weight is not 0; else a skip reason.
-  const legSkip = (inMode, w) => (!inMode ? 'mode' : w === 0 ? 'zero_weight' : null);
   const bm25Skip = legSkip(effective === 'bm25' || effective === 'hybrid', weights.bm25);
   const vectorSkip = legSkip(effective === 'semantic' || effective === 'hybrid', weights.vector);
   const graphSkip = legSkip(effective === 'hybrid', weights.graph); // GRAPH-3
@@ -166,7 +171,6 @@ export function search(request, backends) {
       vector.error = legError(e);
       vector.hits = [];
     }
-    if (vector.error && effective === 'hybrid') fellBackToBM25 = true; // MODE-6
   }
 
   // GRAPH-3: the graph leg, after the vector leg.
@@ -182,18 +186,78 @@ export function search(request, backends) {
     }
   }
 
-  // PIPE-7: fail only when every leg that ran errored.
-  const ranLegs = [bm25Runs ? bm25 : null, vectorRuns ? vector : null, graphRuns ? graph : null].filter(Boolean);
-  if (ranLegs.length > 0 && ranLegs.every((l) => l.error !== null)) {
-    throw new HrcError('index_error', ranLegs.map((l) => l.error.message).join('; '));
-  }
-
-  // 5. fusion
+  // the lists of stage 5
   const lists = [];
   if (bm25Runs) lists.push({ name: 'bm25', weight: weights.bm25, items: bm25.hits });
   if (vectorRuns) lists.push({ name: 'vector', weight: weights.vector, items: vector.hits });
   if (graphRuns) lists.push({ name: 'graph', weight: weights.graph, items: graph.hits }); // GRAPH-4
-  const fused = fuse(lists, req.rrfK);
+  const ranLegs = [bm25Runs ? bm25 : null, vectorRuns ? vector : null, graphRuns ? graph : null].filter(Boolean);
+  return {
+    text, query, parsed, expression, bm25, bm25Runs, bm25Skip, vector, vectorRuns, vectorSkip,
+    graph, graphRuns, graphSkip, lists, ranLegs, fused: [],
+  };
+}
+
+// PIPE-5 per variant, then PIPE-12: one variant's fused list as is; several merge by RRF of
+// their ranks, weight 1 each.
+function mergeVariants(runs, k) {
+  for (const run of runs) run.fused = fuse(run.lists, k);
+  if (runs.length === 1) return { lists: runs[0].lists, fused: runs[0].fused };
+  const lists = runs.map((run, i) => ({ name: `variant:${i}`, weight: 1, items: run.fused }));
+  return { lists, fused: fuse(lists, k) };
+}
+
+// TRACE-7, TRACE-9: a variant's legs in the trace's form.
+function legsJson(run, withGraph) {
+  const out = {
+    bm25: {
+      ran: run.bm25.ran,
+      skip: run.bm25Skip,
+      attempts: run.bm25.attempts,
+      usedRetry: run.bm25.usedRetry,
+      winningRung: run.bm25.winningRung,
+      hits: run.bm25.hits.length,
+      error: run.bm25.error,
+    },
+    vector: { ran: run.vector.ran, skip: run.vectorSkip, hits: run.vector.hits.length, error: run.vector.error },
+  };
+  if (withGraph) {
+    out.graph = { ran: run.graph.ran, skip: run.graphRuns ? null : run.graphSkip, hits: run.graph.hits.length, error: run.graph.error };
+  }
+  return out;
+}
+
+const listsJson = (lists) => lists.map((l) => ({ name: l.name, weight: l.weight, size: l.items.length }));
+
+/**
+ * backends: {index, embedder, vector, reranker} (see backends/scripted.mjs and backends/corpus.mjs).
+ * Returns {results, trace}; throws HrcError for invalid input or when every leg errored.
+ */
+export function search(request, backends) {
+  const t0 = performance.now();
+  const { req, aliasTable, stopwordList, profiles: enabled } = validateRequest(request);
+  const profiles = new ProfileRun(enabled, backends.profiles); // PIPE-9: checked up front
+  const variants = variantList(req.query, profiles); // PIPE-12, before any backend call
+
+  // 2. mode, once for every variant (PIPE-12)
+  const { effective, fellBack: fb } = resolveMode(req.mode, backends.embedder !== null);
+  // GRAPH-2: a scripted graph takes precedence over one a profile supplies.
+  const graphBackend = backends.graph ?? profiles.graphBackend();
+  const ctx = { req, aliasTable, stopwordList, profiles, backends, effective, graphBackend };
+  const runs = variants.map((text) => runVariant(text, ctx));
+
+  // PIPE-7, PIPE-12: fail only when every leg that ran, of every variant, errored.
+  const ranLegs = runs.flatMap((run) => run.ranLegs);
+  if (ranLegs.length > 0 && ranLegs.every((l) => l.error !== null)) {
+    throw new HrcError('index_error', ranLegs.map((l) => l.error.message).join('; '));
+  }
+  // MODE-6: any variant's vector error in hybrid.
+  const fellBackToBM25 = fb || (effective === 'hybrid' && runs.some((run) => run.vector.error !== null));
+  const { lists, fused } = mergeVariants(runs, req.rrfK);
+  const first = runs[0];
+  const { query, parsed, expression, bm25, vector } = first;
+  const bm25Runs = first.bm25Runs;
+  const vectorRuns = first.vectorRuns;
 
   // 6. intent, then the profiles' post-fusion stages (PIPE-11)
   const intent = reweight(query, fused, req.intentTable);
@@ -259,22 +323,10 @@ export function search(request, backends) {
       tokens: parsed.tokens,
       expression,
     },
-    bm25: {
-      ran: bm25.ran,
-      skip: bm25Skip,
-      attempts: bm25.attempts,
-      usedRetry: bm25.usedRetry,
-      winningRung: bm25.winningRung,
-      hits: bm25.hits.length,
-      error: bm25.error,
-    },
-    vector: { ran: vector.ran, skip: vectorSkip, hits: vector.hits.length, error: vector.error },
-    ...(graphBackend !== null
-      ? { graph: { ran: graph.ran, skip: graphRuns ? null : graphSkip, hits: graph.hits.length, error: graph.error } }
-      : {}),
+    ...legsJson(first, graphBackend !== null),
     fusion: {
       k: req.rrfK,
-      lists: lists.map((l) => ({ name: l.name, weight: l.weight, size: l.items.length })),
+      lists: listsJson(lists),
       fusedHits: fused.length,
     },
     intent: {
@@ -288,6 +340,15 @@ export function search(request, backends) {
     resultIds: results.map((r) => r.id),
     timings: { totalMs: Math.max(0, performance.now() - t0) },
   };
+  if (runs.length > 1) {
+    // TRACE-16: one entry per variant, before `profiles` as in the reference.
+    trace.variants = runs.map((run) => ({
+      query: run.text,
+      ...legsJson(run, graphBackend !== null),
+      lists: listsJson(run.lists),
+      fusedHits: run.fused.length,
+    }));
+  }
   if (profiles.calls.length > 0) trace.profiles = profiles.traceJson(); // PIPE-11, TRACE-15
   return { results, trace };
 }

@@ -3,7 +3,8 @@
 // in PROFILE_MODULES below. `pipeline` hooks, all optional except parseRequest:
 //   parseRequest(options) -> opts            validate request.profiles[NAME] (throw invalid())
 //   parseBackends(raw | undefined) -> data   validate backends.profiles[NAME]
-//   rewriteQuery(call, query) -> query       before the DSL parse
+//   queryVariants(call, query) -> [string]   once, on request.query: more variants (PIPE-12)
+//   rewriteQuery(call, query) -> query       before the DSL parse (once per variant)
 //   adjustWeights(call, query, {bm25, vector, graph}) -> weights
 //   legLimit(call, leg, n) -> n              hits asked of a leg's backend
 //   filterLeg(call, leg, hits) -> hits       each backend answer, before the candidateK cut
@@ -51,6 +52,13 @@ export class ProfileRun {
       const backend = hooks.parseBackends ? hooks.parseBackends(raw ?? undefined) : undefined;
       this.calls.push({ hooks, call: { name, options, backend, trace: {} } });
     }
+  }
+
+  // PIPE-12: every profile's variants of the request's query, in name order.
+  queryVariants(query) {
+    const out = [];
+    for (const { hooks, call } of this.calls) if (hooks.queryVariants) out.push(...hooks.queryVariants(call, query));
+    return out;
   }
 
   rewriteQuery(query) {

@@ -3,7 +3,8 @@
 Seed 004's zero-LLM link extraction (GBRAIN-1..9), typed-edge traversal (GBRAIN-10..12) and
 the graph backend built from the query's entities (GBRAIN-13..15), hard-exclude prefixes
 (GBRAIN-16), dedup by page (GBRAIN-17), source boosts (GBRAIN-18) and intent routing
-(GBRAIN-19, GBRAIN-20).
+(GBRAIN-19, GBRAIN-20), the token budget (GBRAIN-21) and caller-supplied query variants
+(GBRAIN-22, GBRAIN-23).
 """
 
 from __future__ import annotations
@@ -18,10 +19,11 @@ from .graph_leg import (
     leg_limit,
     parse_graph_data,
     parse_options,
+    query_variants,
 )
 from .ops import op_extract_links, op_traverse
 
-VERSION = "1.0.0"
+VERSION = "1.1.0"
 
 OPERATIONS = {
     "gbrain.extract_links": op_extract_links,
@@ -31,6 +33,7 @@ OPERATIONS = {
 PIPELINE = PipelineHooks(
     parse_request=parse_options,
     parse_backends=parse_graph_data,
+    query_variants=query_variants,
     adjust_weights=adjust_weights,
     leg_limit=leg_limit,
     filter_leg=filter_leg,

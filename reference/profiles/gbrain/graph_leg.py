@@ -11,7 +11,7 @@ from typing import Any
 from reference.data import SpecDataError, load_json
 from reference.profile_hooks import ProfileCall
 from reference.rrf import Fused
-from reference.text import words
+from reference.text import normalise, words
 from reference.types import (
     MAX_INTEGER,
     Candidate,
@@ -26,8 +26,11 @@ from .traverse import WalkOptions, adjacency, edges_from_json, walk, walk_option
 
 SOURCES_FILE = "profiles/gbrain/sources.json"
 OPTION_FIELDS = frozenset(
-    {"depth", "fanout", "types", "direction", "exclude", "dedup", "boost", "tokenBudget"}
+    {"depth", "fanout", "types", "direction", "exclude", "dedup", "boost", "tokenBudget",
+     "variants"}
 )
+#: GBRAIN-22: at most this many caller-supplied query variants.
+MAX_VARIANTS = 8
 
 
 @dataclass(frozen=True)
@@ -41,6 +44,8 @@ class GbrainOptions:
     boost: tuple[tuple[str, float], ...] = ()
     #: GBRAIN-21: the token budget, or None.
     token_budget: int | None = None
+    #: GBRAIN-22: the caller's query variants, in their order.
+    variants: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -74,7 +79,25 @@ def parse_options(obj: Mapping[str, Any]) -> GbrainOptions:
         True if dedup is None else dedup,
         _boost_map(obj.get("boost"), f"{where}.boost"),
         None if budget is None else whole_number(budget, f"{where}.tokenBudget"),
+        _variants(obj.get("variants"), f"{where}.variants"),
     )
+
+
+def _variants(raw: object, where: str) -> tuple[str, ...]:
+    """GBRAIN-22: at most 8 strings, none empty after normalisation (TEXT-1..4); null is none."""
+    if raw is None:
+        return ()
+    if not isinstance(raw, list) or len(raw) > MAX_VARIANTS:
+        raise InvalidInput(f"{where} must be a list of at most {MAX_VARIANTS} strings")
+    for i, variant in enumerate(raw):
+        if not isinstance(variant, str) or normalise(variant) == "":
+            raise InvalidInput(f"{where}[{i}] must be a string, not empty after normalisation")
+    return tuple(raw)
+
+
+def query_variants(call: ProfileCall, query: str) -> list[str]:
+    """GBRAIN-22: the caller's variants, run by the core and merged by RRF (PIPE-12)."""
+    return list(call.options.variants)
 
 
 def _boost_map(raw: object, where: str) -> tuple[tuple[str, float], ...]:
@@ -137,8 +160,13 @@ def adjust_weights(call: ProfileCall, query: str, weights: dict[str, float]) -> 
 
 
 def after_fusion(call: ProfileCall, query: str, items: list[Fused]) -> list[Fused]:
-    """GBRAIN-18 (not for temporal queries, GBRAIN-20) then GBRAIN-17: boosts, then dedup."""
-    if call.trace.get("intent") != "temporal":
+    """GBRAIN-18 (not for temporal queries, GBRAIN-20) then GBRAIN-17: boosts, then dedup.
+
+    GBRAIN-23: the class that decides the temporal bypass (and the trace's `intent`) is the
+    one of the query this stage sees, variant 0's, whatever the variants' classes were.
+    """
+    call.trace["intent"] = classify(query)
+    if call.trace["intent"] != "temporal":
         items = boost(call.options, items)
     if call.options.dedup:
         items = dedup(items)

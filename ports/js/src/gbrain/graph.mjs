@@ -1,14 +1,15 @@
 // Profile gbrain: the graph backend supplied to the core's graph leg (GBRAIN-13..15).
 import { invalid } from '../errors.mjs';
 import { loadSpecData } from '../data.mjs';
-import { compareCodePoints, cpLength, words } from '../text.mjs';
+import { compareCodePoints, cpLength, normalise, words } from '../text.mjs';
 import * as Q from '../rational.mjs';
 import { classify, routeWeights } from './routing.mjs';
 import { candidate, isObject, wholeNumber } from '../validate.mjs';
 import { extractLinks, pageOfPath } from './links.mjs';
 import { edgesFromJson, traverse, walkOptions } from './traverse.mjs';
 
-const OPTION_FIELDS = new Set(['depth', 'fanout', 'types', 'direction', 'exclude', 'dedup', 'boost', 'tokenBudget']);
+const OPTION_FIELDS = new Set(['depth', 'fanout', 'types', 'direction', 'exclude', 'dedup', 'boost', 'tokenBudget', 'variants']);
+const MAX_VARIANTS = 8; // GBRAIN-22
 const MAX_INTEGER = 2 ** 31 - 1;
 
 // GBRAIN-16: seed 004's hard-exclude prefixes.
@@ -35,7 +36,29 @@ export function parseOptions(obj) {
   const tokenBudget = obj.tokenBudget === undefined || obj.tokenBudget === null
     ? null
     : wholeNumber(obj.tokenBudget, `${where}.tokenBudget`, { min: 1 });
-  return { walk: walkOptions(obj, `${where}.`), exclude: [...exclude], dedup, boost: boostMap(obj.boost, `${where}.boost`), tokenBudget };
+  return {
+    walk: walkOptions(obj, `${where}.`),
+    exclude: [...exclude],
+    dedup,
+    boost: boostMap(obj.boost, `${where}.boost`),
+    tokenBudget,
+    variants: parseVariants(obj.variants, `${where}.variants`),
+  };
+}
+
+// GBRAIN-22: at most 8 strings, none empty after normalisation (TEXT-1..4); null is none.
+function parseVariants(raw, where) {
+  if (raw === undefined || raw === null) return [];
+  if (!Array.isArray(raw) || raw.length > MAX_VARIANTS) throw invalid(`${where} must be a list of at most ${MAX_VARIANTS} strings`);
+  raw.forEach((v, i) => {
+    if (typeof v !== 'string' || normalise(v) === '') throw invalid(`${where}[${i}] must be a string, not empty after normalisation`);
+  });
+  return [...raw];
+}
+
+// GBRAIN-22: the caller's variants; the core runs and merges them (PIPE-12).
+export function queryVariants(call) {
+  return call.options.variants;
 }
 
 // GBRAIN-18: [[prefix, factor]] longest prefix first; factors finite and > 0.
@@ -85,7 +108,10 @@ export function adjustWeights(call, query, weights) {
 }
 
 // GBRAIN-18 (not for temporal queries, GBRAIN-20), then GBRAIN-17.
+// GBRAIN-23: the temporal bypass (and the trace's intent) follows the query this stage sees,
+// variant 0's, re-classified here whatever the variants' classes were.
 export function afterFusion(call, query, items) {
+  call.trace.intent = classify(query);
   if (call.trace.intent !== 'temporal') items = applyBoost(call.options.boost, items);
   if (call.options.dedup) {
     const seen = new Set();

@@ -3,15 +3,16 @@ import { invalid } from '../errors.mjs';
 import { extractLinks, linkTable } from './links.mjs';
 import { edgesFromJson, traverse, walkOptions } from './traverse.mjs';
 import { intentTable } from './routing.mjs';
-import { adjustWeights, afterFusion, defaultExcludes, filterLeg, graphBackend, legLimit, parseGraphData, parseOptions } from './graph.mjs';
+import { adjustWeights, afterFusion, defaultExcludes, filterLeg, graphBackend, legLimit, parseGraphData, parseOptions, queryVariants } from './graph.mjs';
 
 export const name = 'gbrain';
-export const version = '1.0.0';
+export const version = '1.1.0';
 
-// GBRAIN-13..15: the profile inside search.
+// GBRAIN-13..23: the profile inside search.
 export const pipeline = {
   parseRequest: parseOptions,
   parseBackends: parseGraphData,
+  queryVariants,
   adjustWeights,
   legLimit,
   filterLeg,
