@@ -292,8 +292,10 @@ def cmd_search(args: argparse.Namespace) -> int:
         return _fail("search", str(exc), 1)
     try:
         embedder = None if args.no_embedder else HashEmbedder()
-        # BACKEND-25: the vectors `hrc index` stored; an older index is embedded here.
-        vectors = None if embedder is None else vectors_of_index(index, embedder)
+        # BACKEND-25: the vectors `hrc index` stored; an older index is embedded here. A
+        # bm25-mode search never reads them (MODE-4), so it does not load them.
+        skip = embedder is None or args.mode == "bm25"
+        vectors = None if skip or embedder is None else vectors_of_index(index, embedder)
         # OKAPI-15: the okapi tables `hrc index` wrote next to FTS5 (used when enabled).
         profile_data: dict[str, Any] = {"bm25-okapi": OkapiIndex(index)}
         if "gbrain" in args.profile:

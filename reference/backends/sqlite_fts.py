@@ -494,15 +494,21 @@ class SqliteIndex:
             raise InvalidInput(f"limit must be an integer >= 1, got {limit!r}")
         try:
             with self._lock, self.transaction():  # one snapshot for every statement
+                # A few rows past the cut usually hold every row tied with it (FTS5 scores
+                # every match either way; each extra row costs only its place in the sort).
+                probe = limit + 16
                 ranked: list[tuple[int, float]] = self._db.execute(
-                    _RANK_SQL, (expression, limit + 1)
+                    _RANK_SQL, (expression, probe)
                 ).fetchall()
                 if len(ranked) > limit and ranked[limit][1] == ranked[limit - 1][1]:
                     # A tie straddles the cut: every row scoring <= the cut competes on
-                    # path and id (BACKEND-5's ORDER BY score, path, id).
-                    ranked = self._db.execute(
-                        _AT_MOST_SQL, (expression, ranked[limit - 1][1])
-                    ).fetchall()
+                    # path and id (BACKEND-5's ORDER BY score, path, id). They are a prefix
+                    # of the probe unless the tie runs to its end.
+                    cut = ranked[limit - 1][1]
+                    if len(ranked) == probe and ranked[-1][1] == cut:
+                        ranked = self._db.execute(_AT_MOST_SQL, (expression, cut)).fetchall()
+                    else:
+                        ranked = [row for row in ranked if row[1] <= cut]
                     names = self._columns("id, path", [r for r, _ in ranked])
                     ranked = [
                         (rowid, score)
@@ -572,9 +578,9 @@ class SqliteIndex:
 
     def chunks_with_vectors(
         self, embedder: CountingEmbedder
-    ) -> tuple[list[Candidate], npt.NDArray[np.int64] | None]:
+    ) -> tuple[list[Candidate], npt.NDArray[np.int32] | None]:
         """BACKEND-8, BACKEND-25: chunks() and, when every chunk has a vector stored by this
-        embedder, their vectors as an int64 matrix in the same order; else None."""
+        embedder, their vectors as an int32 matrix in the same order; else None."""
         with self._lock:
             try:
                 found = self._db.execute(
@@ -623,9 +629,10 @@ def pack_vector(counts: Sequence[int]) -> bytes:
     return np.array(counts, dtype="<i4" if wide else "<u2").tobytes()
 
 
-def unpack_vectors(blobs: Sequence[bytes], dim: int) -> npt.NDArray[np.int64]:
-    """The stored vectors as an (n, dim) int64 matrix; a blob of the wrong size is an error."""
-    out = np.zeros((len(blobs), dim), dtype=np.int64)
+def unpack_vectors(blobs: Sequence[bytes], dim: int) -> npt.NDArray[np.int32]:
+    """The stored vectors as an (n, dim) int32 matrix (both stored layouts fit; half the
+    memory of int64 at 100k chunks); a blob of the wrong size is an error."""
+    out = np.zeros((len(blobs), dim), dtype=np.int32)
     narrow = [i for i, b in enumerate(blobs) if len(b) == 2 * dim]
     if len(narrow) == len(blobs):
         if blobs:

@@ -117,17 +117,18 @@ class MemoryVectorStore:
 
     @classmethod
     def from_matrix(
-        cls, chunks: Sequence[Candidate], matrix: npt.NDArray[np.int64], embedder: Embedder
+        cls, chunks: Sequence[Candidate], matrix: npt.NDArray[Any], embedder: Embedder
     ) -> MemoryVectorStore:
         """BACKEND-25: an exact store over integer vectors computed earlier (stored by the
-        index), row i being chunks[i]'s vector; nothing is embedded."""
+        index), row i being chunks[i]'s vector; nothing is embedded. The rows are kept as one
+        int32 matrix, with no int64 copy (peak memory of a 100k-chunk search)."""
         store = cls(embedder, exact=True)
         n = len(chunks)
         if matrix.ndim != 2 or matrix.shape[0] != n:
             raise IndexError_(f"{matrix.shape[0]} stored vectors for {n} chunks")
         if n == 0:
             return store
-        if int(np.abs(matrix).max()) >= _F32_EXACT:
+        if max(-int(matrix.min()), int(matrix.max())) >= _F32_EXACT:
             raise InvalidInput("exact mode needs vector components below 2^24 in magnitude")
         keys = [(_codepoint_key(c.path), _codepoint_key(c.id)) for c in chunks]
         rows = np.asarray(matrix, dtype=np.int32)
@@ -138,7 +139,7 @@ class MemoryVectorStore:
         store._dim = int(matrix.shape[1])
         store._chunks = list(chunks)
         store._rows = list(rows)
-        store._set_exact_matrix(rows.astype(np.int64))
+        store._set_exact_matrix(rows)
         store._dirty = False
         return store
 
@@ -209,18 +210,19 @@ class MemoryVectorStore:
         self._chunks = [self._chunks[i] for i in order]
         self._rows = [self._rows[i] for i in order]
         if self.exact:
-            self._set_exact_matrix(np.array(self._rows, dtype=np.int64).reshape(n, dim))
+            self._set_exact_matrix(np.array(self._rows, dtype=np.int32).reshape(n, dim))
         else:
             m = np.array(self._rows, dtype=np.float64).reshape(n, dim)
             self._matrix = m
             self._norms = np.sqrt(np.einsum("ij,ij->i", m, m))
         self._dirty = False
 
-    def _set_exact_matrix(self, ints: npt.NDArray[np.int64]) -> None:
-        """Norms and the float32 transposed matrix of the (path, id)-ordered int vectors."""
-        norm2 = np.einsum("ij,ij->i", ints, ints)
+    def _set_exact_matrix(self, ints: npt.NDArray[Any]) -> None:
+        """Norms and the float32 transposed matrix of the (path, id)-ordered int vectors
+        (int32 or int64; every |x| < 2^24, so each square and sum fits int64)."""
+        norm2 = np.einsum("ij,ij->i", ints, ints, dtype=np.int64)
         self._norm2 = [int(x) for x in norm2]
-        self._max_abs = int(np.abs(ints).max()) if ints.size else 0
+        self._max_abs = max(-int(ints.min()), int(ints.max())) if ints.size else 0
         # Stored transposed (dimension × chunks): a query touches few buckets, and
         # gathering whole rows of the transpose is contiguous, ~10× faster than columns.
         self._matrix = np.ascontiguousarray(ints.T, dtype=np.float32)
