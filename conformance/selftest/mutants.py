@@ -14,6 +14,7 @@ benchmarks/mutation/README.md with the reason.
 from __future__ import annotations
 
 import builtins
+import copy
 import importlib
 import math
 import pkgutil
@@ -3590,12 +3591,17 @@ def _vector_float_order() -> None:
     "the trace carries a graph member (not run, skip mode) even when no graph backend is set",
 )
 def _graph_member_always() -> None:
+    _trace_member_always("graph", {"ran": False, "skip": "mode", "hits": 0, "error": None})
+
+
+def _trace_member_always(member: str, value: Any) -> None:
+    """Every search trace carries `member` (a copy of `value`) when the search left it out."""
     pipe = _mod("reference.pipeline")
     original = pipe.search
 
     def search(request: Any, backends: Any) -> Any:
         results, trace = original(request, backends)
-        trace.setdefault("graph", {"ran": False, "skip": "mode", "hits": 0, "error": None})
+        trace.setdefault(member, copy.deepcopy(value))
         return results, trace
 
     swap(pipe, "search", search)
@@ -3607,15 +3613,7 @@ def _graph_member_always() -> None:
     "the trace carries an empty profiles member when the request enables no profile",
 )
 def _profiles_member_always() -> None:
-    pipe = _mod("reference.pipeline")
-    original = pipe.search
-
-    def search(request: Any, backends: Any) -> Any:
-        results, trace = original(request, backends)
-        trace.setdefault("profiles", {})
-        return results, trace
-
-    swap(pipe, "search", search)
+    _trace_member_always("profiles", {})
 
 
 # -- query variants (spec/pipeline.md PIPE-12, spec/profiles/gbrain.md GBRAIN-22, GBRAIN-23) ----
