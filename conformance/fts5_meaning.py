@@ -12,6 +12,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from conformance.compare import resolve_pointer
 from reference.query.meaning import (
     EXTENSION,
     FILLER,
@@ -90,17 +91,6 @@ def _attempt_fields(bm25: Any, where: str) -> list[str]:
     ]
 
 
-def _get(value: Any, pointer: str) -> tuple[bool, Any]:
-    for part in pointer.strip("/").split("/"):
-        if isinstance(value, dict) and part in value:
-            value = value[part]
-        elif isinstance(value, list) and part.isdigit() and int(part) < len(value):
-            value = value[int(part)]
-        else:
-            return False, None
-    return True, value
-
-
 def _with(value: Any, pointer: str, new: Any) -> Any:
     """A copy of `value` with the field at `pointer` replaced (the path exists)."""
     parts = pointer.strip("/").split("/")
@@ -137,8 +127,8 @@ def reconcile(
     output can be compared exactly. Fields missing or not strings are left to that comparison.
     """
     for pointer in pointers:
-        has_e, e = _get(expected, pointer)
-        has_a, a = _get(actual, pointer)
+        has_e, e = resolve_pointer(expected, pointer)
+        has_a, a = resolve_pointer(actual, pointer)
         if not (has_e and has_a and isinstance(e, str) and isinstance(a, str)):
             continue
         why = difference(e, a, extra)
