@@ -296,10 +296,7 @@ class SqliteIndex:
         self._db.execute(f"DELETE FROM trigram_blobs WHERE name GLOB '{_LAYOUT}*'")
         if len(rows) != int(total):
             return  # some chunk has no stored words: nothing to lay out
-        blobs = [bytes(b) for _, b in rows]
-        lengths = np.array([len(b) // 4 for b in blobs], dtype=np.int64)
-        offsets = np.concatenate(([0], np.cumsum(lengths))).astype(np.int64)
-        flat = np.frombuffer(b"".join(blobs), dtype="<i4").astype(np.int32)
+        flat, offsets = _flatten_word_blobs([bytes(b) for _, b in rows])
         positions, starts = word_postings(flat, offsets, int(size))
         layout = {
             "rowids": np.array([r for r, _ in rows], dtype="<i8").tobytes(),
@@ -391,30 +388,22 @@ class SqliteIndex:
                 vocabulary = self._vocabulary()
                 gram_index = self._load_gram_index(len(vocabulary))
                 layout = self._load_layout(len(vocabulary))
-                if layout is not None:
-                    flat, offsets, positions, starts = layout
-                    if flat.size and int(flat.max()) >= len(vocabulary):
-                        raise IndexError_("stored chunk words name an unknown word id")
-                    self._trigram = TrigramIndex.from_word_ids(
-                        chunks, vocabulary, flat, offsets, gram_index, (positions, starts)
-                    )
-                    return self._trigram
-                stored = dict(self._db.execute("SELECT rowid, wids FROM chunk_words"))
+                if layout is None:
+                    stored = dict(self._db.execute("SELECT rowid, wids FROM chunk_words"))
             except sqlite3.Error as exc:
                 raise IndexError_(str(exc)) from exc
-            blobs: list[bytes] = []
-            for rowid in self._rowids:
-                blob = stored.get(rowid)
-                if blob is None:
-                    return None
-                blobs.append(bytes(blob))
-            lengths = np.array([len(b) // 4 for b in blobs], dtype=np.int64)
-            offsets = np.concatenate(([0], np.cumsum(lengths))).astype(np.int64)
-            flat = np.frombuffer(b"".join(blobs), dtype="<i4").astype(np.int32)
+            postings = None
+            if layout is not None:
+                flat, offsets, positions, starts = layout
+                postings = (positions, starts)
+            else:
+                if any(rowid not in stored for rowid in self._rowids):
+                    return None  # some chunk has no stored words
+                flat, offsets = _flatten_word_blobs([bytes(stored[r]) for r in self._rowids])
             if flat.size and (int(flat.min()) < 0 or int(flat.max()) >= len(vocabulary)):
                 raise IndexError_("stored chunk words name an unknown word id")
             self._trigram = TrigramIndex.from_word_ids(
-                chunks, vocabulary, flat, offsets, gram_index
+                chunks, vocabulary, flat, offsets, gram_index, postings
             )
             return self._trigram
 
@@ -621,6 +610,17 @@ class SqliteIndex:
 
 def _candidate(cols: Sequence[str]) -> Candidate:
     return Candidate(id=cols[0], path=cols[1], title=cols[2], summary=cols[3], content=cols[4])
+
+
+def _flatten_word_blobs(
+    blobs: Sequence[bytes],
+) -> tuple[npt.NDArray[np.int32], npt.NDArray[np.int64]]:
+    """Chunk word-id blobs (`chunk_words.wids`, little-endian int32) as one flat array and
+    offsets: chunk i's ids are flat[offsets[i]:offsets[i + 1]]."""
+    lengths = np.array([len(b) // 4 for b in blobs], dtype=np.int64)
+    offsets = np.concatenate(([0], np.cumsum(lengths))).astype(np.int64)
+    flat = np.frombuffer(b"".join(blobs), dtype="<i4").astype(np.int32)
+    return flat, offsets
 
 
 def pack_vector(counts: Sequence[int]) -> bytes:
