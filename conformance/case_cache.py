@@ -124,7 +124,14 @@ def _store(folder: Path, path: Path, payload: dict[str, Any]) -> None:
         pass  # a cache that cannot be written only costs time
 
 
+_pruned: set[Path] = set()
+
+
 def _prune(folder: Path) -> None:
+    """Keep the folder under MAX_ENTRIES; looked at once per process, not once per entry."""
+    if folder in _pruned:
+        return
+    _pruned.add(folder)
     entries = list(folder.glob("*.json"))
     if len(entries) < MAX_ENTRIES:
         return

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import shutil
 from pathlib import Path
 
@@ -124,3 +125,18 @@ def test_a_cached_case_keeps_its_file_and_line(cache_dir: Path, tmp_path: Path) 
     assert [(c.file, c.line) for c in warm] == [(c.file, c.line) for c in cold] == [
         (cold[0].file, 3)
     ]
+
+
+def test_a_full_cache_loses_its_oldest_half_before_a_new_entry(
+    cache_dir: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(case_cache, "MAX_ENTRIES", 4)
+    monkeypatch.setattr(case_cache, "_pruned", set())
+    cache_dir.mkdir(parents=True)
+    for i in range(4):
+        old = cache_dir / f"old{i}.json"
+        old.write_text("{}", encoding="utf-8")
+        os.utime(old, (1_000_000 + i, 1_000_000 + i))  # old0 is the oldest
+    _dump(_golden(tmp_path))
+    assert sorted(p.name for p in cache_dir.glob("old*.json")) == ["old2.json", "old3.json"]
+    assert len(list(cache_dir.glob("*.json"))) == 3
