@@ -329,35 +329,13 @@ func opEngramBoost(in map[string]any) (map[string]any, error) {
 	if err != nil {
 		return nil, err
 	}
-	rv, ok := present(in, "results")
-	if !ok {
-		return nil, invalid("results is required")
-	}
-	l, err := asList(rv, "results")
+	cands, scores, err := scoredResults(in)
 	if err != nil {
 		return nil, err
 	}
-	items := []engramItem{}
-	seen := map[string]bool{}
-	for i, x := range l {
-		m, ok := x.(map[string]any)
-		if !ok {
-			return nil, invalid("results[%d] must be an object", i)
-		}
-		c, err := parseCandidate(m, fmt.Sprintf("results[%d]", i), false)
-		if err != nil {
-			return nil, err
-		}
-		if seen[c.ID] {
-			return nil, invalid("results[%d]: repeated id %q", i, c.ID)
-		}
-		seen[c.ID] = true
-		sv, _ := present(m, "score")
-		s, ok := asFloat(sv)
-		if !ok {
-			return nil, invalid("results[%d]: score must be a finite number", i)
-		}
-		items = append(items, engramItem{c.ID, c.Metadata, s})
+	items := make([]engramItem, len(cands))
+	for i, c := range cands {
+		items[i] = engramItem{c.ID, c.Metadata, scores[i]}
 	}
 	wanted, recs := engramBoost(q, opts, items)
 	return map[string]any{"queryDates": wanted, "results": recs}, nil

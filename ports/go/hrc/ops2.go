@@ -121,42 +121,13 @@ func opIntentReweight(in map[string]any) (map[string]any, error) {
 	if err != nil {
 		return nil, err
 	}
-	rv, ok := present(in, "results")
-	if !ok {
-		return nil, invalid("results is required")
-	}
-	l, err := asList(rv, "results")
+	items, scores, err := scoredResults(in)
 	if err != nil {
 		return nil, err
 	}
-	var items []Candidate
-	var scores []float64
-	var exact []*big.Rat
-	seen := map[string]bool{}
-	for i, x := range l {
-		m, ok := x.(map[string]any)
-		if !ok {
-			return nil, invalid("results[%d] must be an object", i)
-		}
-		c, err := parseCandidate(m, fmt.Sprintf("results[%d]", i), false)
-		if err != nil {
-			return nil, err
-		}
-		if seen[c.ID] {
-			return nil, invalid("results[%d]: repeated id %q", i, c.ID)
-		}
-		seen[c.ID] = true
-		sv, ok := present(m, "score")
-		if !ok {
-			return nil, invalid("results[%d]: score is required", i)
-		}
-		s, ok := asFloat(sv)
-		if !ok {
-			return nil, invalid("results[%d]: score must be a finite number", i)
-		}
-		items = append(items, c)
-		scores = append(scores, s)
-		exact = append(exact, new(big.Rat).SetFloat64(s))
+	exact := make([]*big.Rat, len(scores))
+	for i, s := range scores {
+		exact[i] = new(big.Rat).SetFloat64(s)
 	}
 	adj := t.Reweight(t.Detect(q), items, scores, exact)
 	out := make([]any, len(adj))
@@ -164,6 +135,47 @@ func opIntentReweight(in map[string]any) (map[string]any, error) {
 		out[i] = map[string]any{"id": items[a.Index].ID, "score": a.Score, "multiplier": a.Mult, "rules": a.Rules}
 	}
 	return map[string]any{"results": out}, nil
+}
+
+// scoredResults parses in.results: candidates with distinct ids, each with a finite score
+// (the input of intent.reweight and engram.boost).
+func scoredResults(in map[string]any) ([]Candidate, []float64, error) {
+	rv, ok := present(in, "results")
+	if !ok {
+		return nil, nil, invalid("results is required")
+	}
+	l, err := asList(rv, "results")
+	if err != nil {
+		return nil, nil, err
+	}
+	items := []Candidate{}
+	scores := []float64{}
+	seen := map[string]bool{}
+	for i, x := range l {
+		m, ok := x.(map[string]any)
+		if !ok {
+			return nil, nil, invalid("results[%d] must be an object", i)
+		}
+		c, err := parseCandidate(m, fmt.Sprintf("results[%d]", i), false)
+		if err != nil {
+			return nil, nil, err
+		}
+		if seen[c.ID] {
+			return nil, nil, invalid("results[%d]: repeated id %q", i, c.ID)
+		}
+		seen[c.ID] = true
+		sv, ok := present(m, "score")
+		if !ok {
+			return nil, nil, invalid("results[%d]: score is required", i)
+		}
+		s, ok := asFloat(sv)
+		if !ok {
+			return nil, nil, invalid("results[%d]: score must be a finite number", i)
+		}
+		items = append(items, c)
+		scores = append(scores, s)
+	}
+	return items, scores, nil
 }
 
 func idList(m map[string]any, key string) ([]string, error) {
