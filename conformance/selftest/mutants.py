@@ -130,18 +130,28 @@ def _text_zero_width_kept() -> None:
 
 
 @mutant(
-    "text-nfc-before-zero-width",
+    "text-zero-width-before-nfc",
     "TEXT-3",
-    "NFC runs before zero-width deletion, so e U+200B U+0301 never composes",
+    "zero-width deletion runs before NFC (kit 2.x), so e U+200B U+0301 composes to é",
 )
-def _text_nfc_first() -> None:
+def _text_zero_width_first() -> None:
     t = _mod("reference.text")
 
     def normalise(text: str) -> str:
-        cleaned = t.strip_zero_width(t.nfc(t.controls_to_space(text)))
+        cleaned = t.nfc(t.controls_to_space(t.strip_zero_width(text)))
         return " ".join(t.split_whitespace(cleaned))
 
     swap(t, "normalise", normalise)
+
+
+@mutant(
+    "text-zero-width-deletes-word-joiner",
+    "TEXT-1",
+    "U+2060 WORD JOINER is deleted as zero-width (kit 2.x), which the anchor's set keeps",
+)
+def _text_zero_width_2060() -> None:
+    t = _mod("reference.text")
+    swap(t, "ZERO_WIDTH", t.ZERO_WIDTH | {"\u2060"})
 
 
 @mutant("text-controls-kept", "TEXT-2", "control characters are kept instead of becoming spaces")
