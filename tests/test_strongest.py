@@ -49,9 +49,21 @@ def test_no_words_give_empty_string() -> None:
     assert strongest_term([]) == ""
 
 
-def test_phrases_are_not_eligible() -> None:
-    """LADDER-9: the phrase `"kubernetes cluster"` is ignored; `setup` is the strongest term."""
-    assert term('"kubernetes cluster" setup') == "setup"
+def test_phrase_words_are_eligible() -> None:
+    """LADDER-9: the sanitised words include a phrase's words, so `kubernetes` wins."""
+    assert term('"kubernetes cluster" setup') == "kubernetes"
+
+
+def test_the_ladder_has_its_own_stopword_set() -> None:
+    """LADDER-8: under `anchor` the ladder's STOP_WORDS apply, not the DSL lists."""
+    assert term("weekend plans") == "plans"  # weekend: ladder only
+    assert term("between us") == "between"  # between: DSL list only
+    assert strongest_term(["weekend", "plans"], "hrc-1.0") == "weekend"  # hrc-1.0 keeps 1.0
+
+
+def test_words_split_on_punctuation_not_strip_set() -> None:
+    """LADDER-9: `x-ray` gives the words x and ray (TEXT-7), not the DSL term xray."""
+    assert term("c++ x-ray") == "ray"
 
 
 def test_prefix_tokens_are_eligible_without_star() -> None:

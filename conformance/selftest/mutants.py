@@ -709,19 +709,21 @@ def _ladder_no_force_refresh() -> None:
 
 
 @mutant(
-    "ladder-skipped-rungs-vanish",
+    "ladder-vacuous-rungs-emit-rows",
     "LADDER-3",
-    "rungs with nothing new to search (empty, duplicate) emit no row",
+    "rungs with nothing to search emit an `empty` row instead of no row (kit 2.x, D6)",
 )
-def _ladder_skips_vanish() -> None:
-    walk = _mod("reference.ladder")._Walk
-    original = walk.skip
+def _ladder_vacuous_rows() -> None:
+    lad = _mod("reference.ladder")
+    original = lad._Walk.fts
 
-    def skip(self: Any, rung: str, expression: str, reason: str) -> None:
-        if reason not in ("empty", "duplicate"):
-            original(self, rung, expression, reason)
+    def fts(self: Any, rung: str, expression: str, search: Any) -> bool:
+        if expression == "" and rung != lad.INITIAL:
+            self.skip(rung, expression, lad.SKIP_EMPTY)
+            return False
+        return bool(original(self, rung, expression, search))
 
-    set_attr(walk, "skip", skip)
+    set_attr(lad._Walk, "fts", fts)
 
 
 @mutant(
@@ -765,16 +767,18 @@ def _ladder_continues() -> None:
 
 
 @mutant(
-    "ladder-duplicates-searched-again",
+    "ladder-duplicates-skipped",
     "LADDER-6",
-    "a rung repeating an expression already searched is searched again",
+    "a rung repeating an expression already searched is skipped as `duplicate` (kit 2.x)",
 )
 def _ladder_duplicates() -> None:
     walk = _mod("reference.ladder")._Walk
     original = walk.fts
 
     def fts(self: Any, rung: str, expression: str, search: Any) -> bool:
-        self.searched.discard(expression)
+        if expression and any(r.searched and r.expression == expression for r in self.rows):
+            self.skip(rung, expression, "duplicate")
+            return False
         return bool(original(self, rung, expression, search))
 
     set_attr(walk, "fts", fts)
@@ -807,17 +811,44 @@ def _ladder_trigram_unbounded() -> None:
 
 
 @mutant(
-    "ladder-strongest-includes-phrases",
+    "ladder-strongest-from-parse-tokens",
     "LADDER-9",
-    "phrases compete for the strongest term",
+    "the strongest term reads the DSL's term and prefix tokens, not the sanitised words (kit 2.x)",
 )
-def _ladder_phrases() -> None:
+def _ladder_strongest_parse_tokens() -> None:
     lad = _mod("reference.ladder")
 
-    def strongest_of_tokens(tokens: Sequence[Any], sw: str = "anchor") -> str:
-        return str(lad.strongest_term([t.text for t in tokens], sw))
+    def query_strongest_term(query: str, sw: str = "anchor") -> str:
+        tokens = lad.parse(query, None, sw).tokens
+        return str(lad.strongest_term([t.text for t in tokens if t.kind != "phrase"], sw))
 
-    swap(lad, "strongest_of_tokens", strongest_of_tokens)
+    swap(lad, "query_strongest_term", query_strongest_term)
+
+
+@mutant(
+    "ladder-strongest-dsl-stopwords",
+    "LADDER-8",
+    "the strongest term ignores the DSL's stopword lists, not the ladder's own set (kit 2.x)",
+)
+def _ladder_strongest_dsl_stopwords() -> None:
+    s = _mod("reference.strongest")
+    swap(s, "is_ladder_stopword", s.is_stopword)
+
+
+@mutant(
+    "ladder-strongest-rung-equal-to-query-kept",
+    "LADDER-9",
+    "strongest_term is searched even when it is the whole folded query",
+)
+def _ladder_strongest_equal_kept() -> None:
+    lad = _mod("reference.ladder")
+    original = lad.plan_ladder
+
+    def plan_ladder(query: str, aliases: Any, sw: str = "anchor") -> Any:
+        plan = original(query, aliases, sw)
+        return replace(plan, strongest_expression=plan.refreshed_strongest_expression)
+
+    swap(lad, "plan_ladder", plan_ladder)
 
 
 @mutant("ladder-ignores-skip-flag", "LADDER-1", "skipRetryLadder is ignored")
@@ -842,7 +873,7 @@ def _strongest_last() -> None:
     def strongest_term(words: Sequence[str], sw: str = "anchor") -> str:
         best, best_len = "", 0
         for word in words:
-            if not s.is_stopword(word, sw) and s.length(word) >= best_len:
+            if not s.is_ladder_stopword(word, sw) and s.length(word) >= best_len:
                 best, best_len = word, s.length(word)
         return best
 
@@ -1562,7 +1593,7 @@ def _ladder_prefix_star() -> None:
     def plan_ladder(query: str, aliases: Any, sw: str = "anchor") -> Any:
         plan = original(query, aliases, sw)
         tokens = lad.parse(query, None, sw).tokens
-        term = lad.strongest_of_tokens(tokens, sw)
+        term = lad.query_strongest_term(query, sw)
         first = next((t for t in tokens if t.text == term and t.kind != "phrase"), None)
         if term and first is not None and first.kind == "prefix":
             return replace(plan, strongest_expression=lad.fts_quote(term) + "*")

@@ -3,6 +3,7 @@ package hrc
 // The query DSL of spec/query-dsl.md (DSL-1..DSL-22) and the strongest term (LADDER-8).
 
 import (
+	"reflect"
 	"sort"
 	"strings"
 )
@@ -277,16 +278,19 @@ func Strongest(words []string, stop map[string]bool) string {
 	return best
 }
 
-// StrongestTerm is LADDER-9: over term and prefix tokens of parse(query) without aliases.
-func StrongestTerm(query string, stop map[string]bool) string {
-	_, _, toks := Parse(query, &Aliases{alts: map[string][]string{}}, stop)
-	var words []string
-	for _, t := range toks {
-		if t.Kind == "term" || t.Kind == "prefix" {
-			words = append(words, t.Text)
-		}
+// ladderStopFor is LADDER-8's stop-word set for a DSL list: under `anchor` the ladder's own
+// set (the anchor's STOP_WORDS), under `hrc-1.0` that list itself.
+func ladderStopFor(stop map[string]bool) map[string]bool {
+	if anchor := stopLists["anchor"]; stop != nil && anchor != nil &&
+		reflect.ValueOf(stop).Pointer() == reflect.ValueOf(anchor).Pointer() {
+		return ladderStop
 	}
-	return Strongest(words, stop)
+	return stop
+}
+
+// StrongestTerm is LADDER-9: over the query's sanitised words (TEXT-7).
+func StrongestTerm(query string, stop map[string]bool) string {
+	return Strongest(Words(query), ladderStopFor(stop))
 }
 
 func tokenJSON(t Token) map[string]any {
