@@ -15,10 +15,10 @@ def test_tokens_are_words_minus_stopwords() -> None:
 
 
 def test_operator_words_and_characters_are_gone() -> None:
-    """DSL-20: AND/OR/NOT fold to words (stopwords under hrc-1.0); quotes and stars are P∪S."""
+    """DSL-20: AND/OR/NOT fold to filler words, dropped under both lists; quotes, stars P∪S."""
     query = '"big data" AND spark* NOT x'
     assert sanitise(query, None, "hrc-1.0").tokens == ("big", "data", "spark")
-    assert sanitise(query).tokens == ("big", "data", "spark", "not")  # not: no anchor stopword
+    assert sanitise(query).tokens == ("big", "data", "spark")  # not: filler, no anchor stopword
 
 
 def test_alias_key_survives_stopword_filtering() -> None:

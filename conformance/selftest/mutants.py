@@ -406,26 +406,21 @@ def _dsl_aliases_late() -> None:
 
 
 @mutant(
-    "dsl-prefix-stopwords-dropped",
+    "dsl-prefixes-never-filtered",
     "DSL-9",
-    "prefix tokens go through stopword filtering (`js*` disappears)",
+    "prefix tokens are never stopwords, so `js*` survives a bare query (kit 2.x)",
 )
-def _dsl_prefix_dropped() -> None:
-    p = _mod("reference.query.parse")
-    original = p.parse
+def _dsl_prefixes_kept() -> None:
+    swap(_mod("reference.query.parse"), "drops_prefix", lambda word, sw="anchor": False)
 
-    def parse(
-        query: str, aliases: Mapping[str, Sequence[str]] | None = None, sw: str = "anchor"
-    ) -> Any:
-        parsed = original(query, aliases, sw)
-        if parsed.has_operators:
-            return parsed
-        kept = [t for t in parsed.tokens if not (t.kind == "prefix" and p.is_stopword(t.text, sw))]
-        if kept and kept[0].operator is not None:
-            kept[0] = replace(kept[0], operator=None)
-        return replace(parsed, tokens=tuple(kept))
 
-    swap(p, "parse", parse)
+@mutant(
+    "dsl-lowercase-not-kept",
+    "DSL-9",
+    "lowercase and/or/not are dropped only when a list has them, so `not` stays (kit 2.x)",
+)
+def _dsl_filler_kept() -> None:
+    set_attr(_mod("reference.query.stopwords"), "FILLER_WORDS", frozenset())
 
 
 @mutant(

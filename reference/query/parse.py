@@ -12,7 +12,7 @@ from typing import Any
 
 from reference import text
 from reference.query.aliases import alternative_member, validate_aliases
-from reference.query.stopwords import DEFAULT_LIST, is_stopword
+from reference.query.stopwords import DEFAULT_LIST, is_filtered
 
 OPERATORS = frozenset({"AND", "OR", "NOT"})
 
@@ -82,6 +82,11 @@ def expand_term(term: str, operator: str | None, table: Mapping[str, Sequence[st
     return Token("group", term, operator, members)
 
 
+def drops_prefix(word: str, stopword_list: str = DEFAULT_LIST) -> bool:
+    """DSL-9: in a bare query a prefix token is filtered like a term (the anchor)."""
+    return is_filtered(word, stopword_list)
+
+
 def strip_word(word: str) -> str:
     """DSL-7: delete every strip-set character; the result is not renormalised."""
     return "".join(ch for ch in word if ch not in STRIP_SET)
@@ -132,10 +137,11 @@ def parse(
             continue
         folded = text.lowercase(stripped)
         if prefix:
-            tokens.append(Token("prefix", folded, pending))  # DSL-9: never a stopword
+            if not (filtering and drops_prefix(folded, stopword_list)):
+                tokens.append(Token("prefix", folded, pending))
         elif folded in table:
             tokens.append(expand_term(folded, pending, table))  # DSL-13: before filtering
-        elif filtering and is_stopword(folded, stopword_list):
+        elif filtering and is_filtered(folded, stopword_list):
             pass
         else:
             tokens.append(Token("term", folded, pending))

@@ -13,7 +13,7 @@ from reference import text
 from reference.query.aliases import validate_aliases
 from reference.query.compile import join_tokens
 from reference.query.parse import expand_term
-from reference.query.stopwords import DEFAULT_LIST, is_stopword
+from reference.query.stopwords import DEFAULT_LIST, is_filtered
 
 
 @dataclass(frozen=True)
@@ -35,7 +35,7 @@ def sanitise(
     """
     table = validate_aliases(aliases)
     kept = tuple(
-        w for w in text.words(query) if w in table or not is_stopword(w, stopword_list)
+        w for w in text.words(query) if w in table or not is_filtered(w, stopword_list)
     )
     expression = join_tokens(expand_term(w, None, table) for w in kept)
     return Sanitised(kept, expression)

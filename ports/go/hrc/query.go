@@ -47,6 +47,11 @@ func IsStopword(w string, list map[string]bool) bool {
 	return CPLen(w) <= 2 || list[w]
 }
 
+// IsFiltered is DSL-9 and DSL-20: a lowercase operator word (filler, the anchor) or a stopword.
+func IsFiltered(w string, list map[string]bool) bool {
+	return w == "and" || w == "or" || w == "not" || IsStopword(w, list)
+}
+
 // ParseAliases validates and folds an alias table (DSL-12). The raw object keeps its key
 // order through orderedKeys.
 func ParseAliases(v any, order []string) (*Aliases, error) {
@@ -177,9 +182,11 @@ func Parse(query string, aliases *Aliases, stop map[string]bool) (string, bool, 
 				emit(groupToken(text, alts))
 				continue
 			}
-			if !ops && IsStopword(text, stop) {
+			if !ops && IsFiltered(text, stop) {
 				continue
 			}
+		} else if !ops && IsFiltered(text, stop) { // DSL-9: prefixes are filtered too
+			continue
 		}
 		emit(Token{Kind: kind, Text: text})
 	}
@@ -251,7 +258,7 @@ func Sanitise(query string, aliases *Aliases, stop map[string]bool) ([]string, s
 	var toks []Token
 	for _, w := range Words(query) {
 		_, isKey := aliases.alts[w]
-		if !isKey && IsStopword(w, stop) {
+		if !isKey && IsFiltered(w, stop) {
 			continue
 		}
 		tokens = append(tokens, w)

@@ -1,7 +1,7 @@
 // The query DSL (spec/query-dsl.md, DSL-1..DSL-21).
 import { invalid } from './errors.mjs';
 import { normalise, fold, lower, words, splitWhiteSpace, codePoints } from './text.mjs';
-import { isStopword, DEFAULT_STOPWORD_LIST } from './stopwords.mjs';
+import { isFiltered, DEFAULT_STOPWORD_LIST } from './stopwords.mjs';
 
 const OPERATORS = new Set(['AND', 'OR', 'NOT']);
 // DSL-7: the 31-character ASCII strip set.
@@ -103,7 +103,9 @@ export function parse(query, aliasTable = new Map(), stopwordList = DEFAULT_STOP
   // DSL-9
   if (!ops) {
     // a term whose text is an alias key is never dropped, even when it stayed a plain term (DSL-13)
-    out = out.filter((t) => !(t.kind === 'term' && !aliasTable.has(t.text) && isStopword(t.text, stopwordList)));
+    // prefix tokens are filtered too (the anchor), and lowercase and/or/not are filler
+    const droppable = (t) => t.kind === 'prefix' || (t.kind === 'term' && !aliasTable.has(t.text));
+    out = out.filter((t) => !(droppable(t) && isFiltered(t.text, stopwordList)));
   }
   return { normalised, hasOperators: ops, tokens: out };
 }
@@ -143,7 +145,7 @@ export function compile(query, aliasTable = new Map(), stopwordList = DEFAULT_ST
 
 // DSL-20, DSL-21
 export function sanitise(query, aliasTable = new Map(), stopwordList = DEFAULT_STOPWORD_LIST) {
-  const tokens = words(query).filter((w) => aliasTable.has(w) || !isStopword(w, stopwordList));
+  const tokens = words(query).filter((w) => aliasTable.has(w) || !isFiltered(w, stopwordList));
   const expression = tokens
     .map((w) => render(expand({ kind: 'term', text: w, operator: null }, aliasTable)))
     .join(' OR ');
