@@ -336,19 +336,43 @@ def _fts5_respelled() -> None:
 
 
 @mutant(
-    "dsl-alias-group-unparenthesised",
-    "DSL-16",
-    "an alias group is not parenthesised, so AND/NOT bind to its first alternative only",
+    "dsl-alias-group-kept",
+    "DSL-14",
+    "an alias expands to a parenthesised group that keeps the original term (kit 2.x, D16)",
 )
-def _dsl_alias_no_parens() -> None:
+def _dsl_alias_group() -> None:
+    p = _mod("reference.query.parse")
+    a = _mod("reference.query.aliases")
     c = _mod("reference.query.compile")
-    original = c.render_token
+    render = c.render_token
+
+    @dataclass(frozen=True)
+    class Group(p.Token):  # type: ignore[misc,name-defined]
+        members: tuple[tuple[str, str], ...] = ()
+
+        def to_json(self) -> dict[str, Any]:
+            return {"kind": "group", "text": self.text, "operator": self.operator,
+                    "members": [{"kind": k, "text": t} for k, t in self.members]}
+
+    def expand_term(term: str, operator: str | None, table: Mapping[str, Sequence[str]]) -> Any:
+        if term not in table:
+            return (p.Token("term", term, operator),)
+        members = [("term", term)]
+        for alt in table[term]:
+            m = a.alternative_member(alt)
+            if m is not None and m not in members:
+                members.append(m)
+        if len(members) < 2:
+            return (p.Token("term", term, operator),)
+        return (Group("group", term, operator, tuple(members)),)
 
     def render_token(token: Any) -> str:
         if token.kind == "group":
-            return " OR ".join(render_token(m) for m in token.members)
-        return str(original(token))
+            members = getattr(token, "members", ()) or (("term", token.text),)
+            return "(" + " OR ".join(c.fts_quote(t) for _, t in members) + ")"
+        return str(render(token))
 
+    swap(p, "expand_term", expand_term)
     swap(c, "render_token", render_token)
 
 
@@ -376,33 +400,41 @@ def _dsl_stopwords_always() -> None:
 
 
 @mutant(
-    "dsl-aliases-after-stopwords",
+    "dsl-aliases-before-stopwords",
     "DSL-13",
-    "stopwords are filtered before alias lookup, so short keys such as `ml` never fire",
+    "alias keys are looked up before stopword filtering, so short keys such as `ml` fire "
+    "(kit 2.x, D16)",
 )
-def _dsl_aliases_late() -> None:
+def _dsl_aliases_early() -> None:
     p = _mod("reference.query.parse")
     s = _mod("reference.query.sanitise")
     a = _mod("reference.query.aliases")
     stop = _mod("reference.query.stopwords")
-    parse, sanitise = p.parse, s.sanitise
+    parse, sanitise, filtered = p.parse, s.sanitise, stop.is_filtered
+    keys: set[str] = set()
 
-    def usable(aliases: Any, sw: str) -> dict[str, list[str]]:
-        table = a.validate_aliases(aliases)
-        return {k: v for k, v in table.items() if not stop.is_stopword(k, sw)}
+    def is_filtered(word: str, sw: str = "anchor") -> bool:
+        return word not in keys and bool(filtered(word, sw))
 
-    def late_parse(query: str, aliases: Any = None, sw: str = "anchor") -> Any:
-        table = a.validate_aliases(aliases)
-        if p.has_operators(_mod("reference.text").normalise(query)):
-            return parse(query, table, sw)
-        return parse(query, usable(table, sw), sw)
+    def early_parse(query: str, aliases: Any = None, sw: str = "anchor") -> Any:
+        keys.clear()
+        keys.update(a.validate_aliases(aliases))
+        try:
+            return parse(query, aliases, sw)
+        finally:
+            keys.clear()
 
-    swap(p, "parse", late_parse)
-    swap(
-        s,
-        "sanitise",
-        lambda query, aliases=None, sw="anchor": sanitise(query, usable(aliases, sw), sw),
-    )
+    def early_sanitise(query: str, aliases: Any = None, sw: str = "anchor") -> Any:
+        keys.clear()
+        keys.update(a.validate_aliases(aliases))
+        try:
+            return sanitise(query, aliases, sw)
+        finally:
+            keys.clear()
+
+    swap(stop, "is_filtered", is_filtered)
+    swap(p, "parse", early_parse)
+    swap(s, "sanitise", early_sanitise)
 
 
 @mutant(
@@ -1901,7 +1933,7 @@ def _dsl_star_anywhere() -> None:
 @mutant(
     "dsl-alias-members-not-deduplicated",
     "DSL-14",
-    "alias members are not deduplicated, so {ml: [ML]} becomes a two-member group",
+    "alias alternatives are not deduplicated, so overlapping alternatives repeat a token",
 )
 def _dsl_alias_dups() -> None:
     p = _mod("reference.query.parse")
@@ -1909,13 +1941,10 @@ def _dsl_alias_dups() -> None:
 
     def expand_term(term: str, operator: str | None, table: Mapping[str, Sequence[str]]) -> Any:
         alternatives = table.get(term)
-        if alternatives is None:
-            return p.Token("term", term, operator)
-        members = [("term", term)]
-        members += [m for m in (a.alternative_member(alt) for alt in alternatives) if m is not None]
-        if len(members) < 2:
-            return p.Token("term", term, operator)
-        return p.Token("group", term, operator, tuple(p.Token(k, t, None) for k, t in members))
+        found = [m for m in (a.alternative_member(alt) for alt in alternatives or ()) if m]
+        if not found:
+            return (p.Token("term", term, operator),)
+        return tuple(p.Token(k, t, operator if i == 0 else None) for i, (k, t) in enumerate(found))
 
     swap(p, "expand_term", expand_term)
 
@@ -1933,7 +1962,7 @@ def _dsl_sanitise_dedup() -> None:
         out = original(query, aliases, sw)
         kept = tuple(dict.fromkeys(out.tokens))
         table = s.validate_aliases(aliases)
-        expression = s.join_tokens(s.expand_term(w, None, table) for w in kept)
+        expression = s.join_tokens(t for w in kept for t in s.expand_term(w, None, table))
         return s.Sanitised(kept, expression)
 
     swap(s, "sanitise", sanitise)

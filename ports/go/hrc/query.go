@@ -15,11 +15,10 @@ type Token struct {
 	Kind     string
 	Text     string
 	Operator string // "" means null
-	Members  []Member
 }
 
-// Member is one alternative of a group token (DSL-14).
-type Member struct{ Kind, Text string }
+// alt is one alias alternative as a token kind and text (DSL-14).
+type alt struct{ Kind, Text string }
 
 // Aliases is a folded alias table (DSL-12) with keys in input order.
 type Aliases struct {
@@ -177,46 +176,52 @@ func Parse(query string, aliases *Aliases, stop map[string]bool) (string, bool, 
 			continue
 		}
 		text := Lower(stripped)
+		if !ops && IsFiltered(text, stop) { // DSL-9: terms and prefixes, before aliases
+			continue
+		}
 		if kind == "term" {
 			if alts, ok := aliases.alts[text]; ok {
-				emit(groupToken(text, alts))
+				for i, t := range expandTerm(text, alts) {
+					if i == 0 {
+						emit(t)
+					} else {
+						tokens = append(tokens, t)
+					}
+				}
 				continue
 			}
-			if !ops && IsFiltered(text, stop) {
-				continue
-			}
-		} else if !ops && IsFiltered(text, stop) { // DSL-9: prefixes are filtered too
-			continue
 		}
 		emit(Token{Kind: kind, Text: text})
 	}
 	return n, ops, tokens
 }
 
-// groupToken is DSL-14.
-func groupToken(text string, alts []string) Token {
-	members := []Member{{"term", text}}
-	seen := map[Member]bool{members[0]: true}
+// expandTerm is DSL-14: the term replaced by its alternatives in table order, deduplicated
+// by (kind, text); the term itself when no alternative has a word. The caller gives the
+// first token the term's operator.
+func expandTerm(text string, alts []string) []Token {
+	var out []Token
+	seen := map[alt]bool{}
 	for _, a := range alts {
 		w := Words(a)
-		var m Member
+		var m alt
 		switch len(w) {
 		case 0:
 			continue
 		case 1:
-			m = Member{"term", w[0]}
+			m = alt{"term", w[0]}
 		default:
-			m = Member{"phrase", strings.Join(w, " ")}
+			m = alt{"phrase", strings.Join(w, " ")}
 		}
 		if !seen[m] {
 			seen[m] = true
-			members = append(members, m)
+			out = append(out, Token{Kind: m.Kind, Text: m.Text})
 		}
 	}
-	if len(members) == 1 {
-		return Token{Kind: "term", Text: text}
+	if len(out) == 0 {
+		return []Token{{Kind: "term", Text: text}}
 	}
-	return Token{Kind: "group", Text: text, Members: members}
+	return out
 }
 
 // Quote is the canonical FTS5 string (DSL-16).
@@ -226,12 +231,6 @@ func render(t Token) string {
 	switch t.Kind {
 	case "prefix":
 		return Quote(t.Text) + "*"
-	case "group":
-		parts := make([]string, len(t.Members))
-		for i, m := range t.Members {
-			parts[i] = Quote(m.Text)
-		}
-		return "(" + strings.Join(parts, " OR ") + ")"
 	}
 	return Quote(t.Text)
 }
@@ -257,13 +256,12 @@ func Sanitise(query string, aliases *Aliases, stop map[string]bool) ([]string, s
 	tokens := []string{}
 	var toks []Token
 	for _, w := range Words(query) {
-		_, isKey := aliases.alts[w]
-		if !isKey && IsFiltered(w, stop) {
+		if IsFiltered(w, stop) { // DSL-20 before DSL-21's expansion
 			continue
 		}
 		tokens = append(tokens, w)
-		if isKey {
-			toks = append(toks, groupToken(w, aliases.alts[w]))
+		if alts, isKey := aliases.alts[w]; isKey {
+			toks = append(toks, expandTerm(w, alts)...)
 		} else {
 			toks = append(toks, Token{Kind: "term", Text: w})
 		}
@@ -305,13 +303,5 @@ func tokenJSON(t Token) map[string]any {
 	if t.Operator != "" {
 		op = t.Operator
 	}
-	m := map[string]any{"kind": t.Kind, "text": t.Text, "operator": op}
-	if t.Kind == "group" {
-		ms := make([]any, len(t.Members))
-		for i, x := range t.Members {
-			ms[i] = map[string]any{"kind": x.Kind, "text": x.Text}
-		}
-		m["members"] = ms
-	}
-	return m
+	return map[string]any{"kind": t.Kind, "text": t.Text, "operator": op}
 }
