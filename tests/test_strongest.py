@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import pytest
+
 from conformance.ops import registry
-from reference.strongest import strongest_term
+from reference.strongest import ladder_stopwords, strongest_term
 
 OPS = registry()
 
@@ -84,3 +86,42 @@ def test_operator_keywords_are_not_terms() -> None:
 def test_query_is_normalised_before_measuring() -> None:
     """LADDER-9: `cafe` + U+0301 is NFC `café` (4), tying `bars`, which is leftmost."""
     assert term("bars cafe\u0301") == "bars"
+
+
+def test_ladder_stopwords_are_the_anchors_verbatim_data_with_provenance() -> None:
+    """LADDER-8: spec/data/stopwords-ladder.json: 94 distinct words, folded, with provenance."""
+    import json
+    from pathlib import Path
+
+    path = Path(__file__).resolve().parent.parent / "spec" / "data" / "stopwords-ladder.json"
+    doc = json.loads(path.read_text(encoding="utf-8"))
+    words = doc["words"]
+    assert len(words) == len(set(words)) == 94
+    assert all(w == w.lower() and " " not in w for w in words)
+    assert words[:4] == ["the", "a", "an", "and"]  # the anchor's source order, not sorted
+    prov = doc["provenance"]
+    assert (prov["repository"], prov["commit"], prov["licence"]) == (
+        "jeffs-brain/memory",
+        "22a586e",
+        "Apache-2.0",
+    )
+    assert prov["paths"] == ["sdks/ts/memory/src/retrieval/retry.ts"]
+    assert ladder_stopwords() == frozenset(words)
+
+
+def test_a_missing_ladder_file_fails_loudly(monkeypatch: pytest.MonkeyPatch) -> None:
+    """LADDER-8: without its data file the strongest term raises; it never runs unfiltered."""
+    from reference import strongest
+    from reference.data import SpecDataError
+
+    def missing(name: str) -> object:
+        raise SpecDataError(f"{name} is missing")
+
+    strongest.ladder_stopwords.cache_clear()
+    monkeypatch.setattr(strongest, "load_json", missing)
+    try:
+        with pytest.raises(SpecDataError):
+            strongest.strongest_term(["weekend", "plans"])
+    finally:
+        monkeypatch.undo()
+        strongest.ladder_stopwords.cache_clear()
