@@ -145,6 +145,7 @@ def test_aliases_within_bounds_still_load(tmp_path: Path) -> None:
     assert [c.clauses for c in load_file(path)] == [("TEXT-8",), ("TEXT-8",)]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("command", ["run", "bundle", "regen", "plugin"])
 @pytest.mark.parametrize("name", ["deep-flow", "alias-bomb", "huge-int"])
 def test_every_entry_point_exits_2_on_a_hostile_file(

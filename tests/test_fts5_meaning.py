@@ -289,6 +289,7 @@ def test_every_golden_fts5_case_has_its_canonical_twin() -> None:
 # -- the respelling port --------------------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_a_port_that_only_respells_fails_only_the_canonical_cases() -> None:
     """DSL-23, DSL-25: bareword terms everywhere pass every meaning case; #canonical fails.
 
@@ -354,6 +355,7 @@ def drop(value: object) -> object:
         "dsl-alias-group-unparenthesised",
     ],
 )
+@pytest.mark.slow
 def test_meaning_cases_still_catch_broken_compilers(mutant: str) -> None:
     """DSL-23: a compiler that changes the meaning fails a meaning case, not just #canonical."""
     cases = [

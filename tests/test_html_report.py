@@ -199,6 +199,7 @@ document.body.setAttribute('data-probe', JSON.stringify(probe));
 </script>"""
 
 
+@pytest.mark.slow
 @pytest.mark.browser
 def test_html_report_in_headless_chromium(
     reports: tuple[Path, Path], tmp_path: Path, capsys: pytest.CaptureFixture[str]

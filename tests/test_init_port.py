@@ -55,6 +55,7 @@ def test_every_language_has_a_template_with_a_launcher() -> None:
         assert language.source in files, language.name
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("language", sorted(scaffold.LANGUAGES))
 def test_generated_adapter_passes_its_first_cases(
     language: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
@@ -93,6 +94,7 @@ def test_generated_adapter_passes_its_first_cases(
     assert others == {"not_applicable"}
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("language", ["python", "go"])
 def test_generated_adapter_rejects_a_bad_input(
     language: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
