@@ -14,8 +14,10 @@ from pathlib import Path
 from typing import Any
 
 from conformance import errors
+from conformance.authority import index_for
 from conformance.cases import CaseFileError, SelectionError, case_files, load_all, select
 from conformance.printable import printable
+from conformance.profiles import spec_dir_for
 
 
 def register(subparsers: Any) -> None:
@@ -37,7 +39,8 @@ def register(subparsers: Any) -> None:
 
 def cmd_list(args: argparse.Namespace) -> int:
     try:
-        chosen = select(load_all(case_files(args.golden), root=args.golden), args.select)
+        suite = load_all(case_files(args.golden), root=args.golden)
+        chosen = select(suite, args.select, index_for(spec_dir_for(args.golden)))
     except (CaseFileError, SelectionError) as exc:
         return errors.emit("list", str(exc))
     out = sys.stdout

@@ -629,7 +629,7 @@ def repro_prefix(args: argparse.Namespace) -> str:
 
 
 def cmd_run(args: argparse.Namespace) -> int:
-    from conformance import errors, expectations, junit, known_ops, report, require
+    from conformance import authority, errors, expectations, junit, known_ops, report, require
     from conformance import update_expected as update
     from conformance.profiles import spec_dir_for
 
@@ -637,7 +637,7 @@ def cmd_run(args: argparse.Namespace) -> int:
     try:
         argv = adapter_argv(args.adapter)
         suite = load_all(case_files(args.golden), root=args.golden)
-        chosen = select(suite, args.select)
+        chosen = select(suite, args.select, authority.index_for(spec_dir))
         expected = (
             expectations.load(
                 args.expected_failures,
