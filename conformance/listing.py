@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from conformance import errors
-from conformance.authority import index_for
+from conformance.authority import AuthorityError, index_for
 from conformance.cases import CaseFileError, SelectionError, case_files, load_all, select
 from conformance.printable import printable
 from conformance.profiles import spec_dir_for
@@ -41,7 +41,7 @@ def cmd_list(args: argparse.Namespace) -> int:
     try:
         suite = load_all(case_files(args.golden), root=args.golden)
         chosen = select(suite, args.select, index_for(spec_dir_for(args.golden)))
-    except (CaseFileError, SelectionError) as exc:
+    except (CaseFileError, SelectionError, AuthorityError) as exc:
         return errors.emit("list", str(exc))
     out = sys.stdout
     for case in chosen:

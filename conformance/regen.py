@@ -30,7 +30,7 @@ from typing import Any
 import yaml
 
 from conformance import errors
-from conformance.authority import index_for
+from conformance.authority import AuthorityError, index_for
 from conformance.cases import (
     Case,
     CaseFileError,
@@ -422,7 +422,7 @@ def cmd_regen(args: argparse.Namespace) -> int:
             index_for(spec_dir_for(args.golden)),
         )
         cases = [c for c in cases if c.derived_from is None]  # DSL-23: same file node as base
-    except (CaseFileError, SelectionError) as exc:
+    except (CaseFileError, SelectionError, AuthorityError) as exc:
         return errors.emit("regen", str(exc))
     changes, problems = plan(cases, registry())
     try:

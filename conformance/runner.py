@@ -655,7 +655,7 @@ def cmd_run(args: argparse.Namespace) -> int:
                            (args.update_expected_failures, "--update-expected-failures")):
             if path is not None:
                 errors.check_writable(path, what)
-    except (CaseFileError, SelectionError, ExpectationsError) as exc:
+    except (CaseFileError, SelectionError, ExpectationsError, authority.AuthorityError) as exc:
         return errors.emit("run", str(exc))
     options = RunOptions(
         timeout=args.timeout,

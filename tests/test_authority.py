@@ -231,3 +231,18 @@ def test_run_selects_by_authority(tmp_path: Path, capsys: pytest.CaptureFixture[
     capsys.readouterr()
     assert cli.main(_run(tmp_path / "x", fake("good"), "--select", "authority:nobody")) == 2
     assert "unknown authority 'nobody'" in capsys.readouterr().err
+
+
+def test_a_malformed_index_beside_the_golden_is_one_error_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A suite whose spec/authority.json is malformed stops `hrc run` and `hrc list` with one
+    `hrc COMMAND: error:` line and exit 2 (PROTO-44), never a traceback."""
+    argv = _run(tmp_path, fake("good"), "--quiet")
+    (tmp_path / "spec").mkdir()
+    (tmp_path / "spec" / authority.INDEX_FILE).write_text('{"TEXT-5": "anchr"}', encoding="utf-8")
+    assert cli.main(argv) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and err[0].startswith("hrc run: error:") and "anchr" in err[0]
+    assert cli.main(["list", "--golden", str(tmp_path / "golden")]) == 2
+    assert capsys.readouterr().err.startswith("hrc list: error:")
