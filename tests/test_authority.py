@@ -55,6 +55,9 @@ def test_kit_decisions_named_in_tags_are_rows_of_the_decisions_table() -> None:
     for row in rows:
         cells = re.split(r"(?<!\\)\|", row.strip())[1:-1]
         assert len(cells) == 6, row
+        allowed, status = cells[4].strip(), cells[5].strip()
+        if status.startswith("kept"):  # a kept decision names the allowance that permits it
+            assert re.match(r"\((a|b|c)\)", allowed), row
     named = {t.decision for t in authority.spec_tags(SPEC).values() if t.decision}
     assert named and named <= ids, sorted(named - ids)
 
