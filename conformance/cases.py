@@ -19,6 +19,7 @@ import jsonschema
 import yaml
 
 from conformance import authority, capabilities, case_cache, profiles
+from conformance.yaml_errors import invalid_yaml_message
 from reference.data import kit_root
 
 
@@ -27,10 +28,8 @@ class CaseFileError(ValueError):
 
 
 def _invalid_yaml(rel: str, exc: yaml.YAMLError) -> CaseFileError:
-    """A YAML error as `path:line: invalid YAML: ...` (line 1 when the parser gives none)."""
-    mark = getattr(exc, "problem_mark", None)
-    line = mark.line + 1 if mark is not None else 1
-    return CaseFileError(f"{rel}:{line}: invalid YAML: {exc}")
+    """A YAML error as one line `path:line: invalid YAML: ...` (conformance/yaml_errors.py)."""
+    return CaseFileError(invalid_yaml_message(rel, exc))
 
 
 class SelectionError(ValueError):
