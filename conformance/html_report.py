@@ -348,6 +348,9 @@ def _port_section(
         + (f", started {escape(document['startedAt'])}" if document.get("startedAt") else "")
         + "</p>"
     )
+    counts = document.get("authority")
+    if isinstance(counts, dict) and (line := authority.summary_line(counts)):
+        out.append(f"<p>{escape(line)} (passed/judged cases per authority, PROTO-48)</p>")
     check = document.get("dataCheck")
     if check is not None and check["status"] == "failed":
         bad = [f for f in check["files"] if f["status"] in ("stale", "unknown")]

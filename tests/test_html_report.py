@@ -100,6 +100,8 @@ def test_each_clause_shows_its_authority(
     page = out.read_text(encoding="utf-8")
     index = authority.index_for()
     failing = [c for c in _load(reports[1])["cases"] if c["status"] == "failed"]
+    line = authority.summary_line(_load(reports[1])["authority"])
+    assert line.startswith("authority: ") and f"<p>{html.escape(line)} (passed/judged" in page
     for cid in {cid for c in failing for cid in c["clauses"]}:
         badge_html = f'<span class="authority">{index[cid]}</span>'
         assert f'<a href="#clause-{cid}">{cid}</a> {badge_html}' in page
