@@ -30,7 +30,7 @@ def register(subparsers: Any) -> None:
     )
     p.add_argument(
         "--select", action="append", default=[], metavar="PATTERN",
-        help="as for `hrc run`: id, glob, prefix, tag, stage, op or clause id",
+        help="as for `hrc run`: id, glob, prefix, tag, stage, op, clause id or authority:NAME",
     )
     p.add_argument("--golden", type=Path, metavar="DIR", help="golden case directory")
     p.add_argument("--json", action="store_true", help="one JSON object per line")

@@ -548,8 +548,8 @@ def register(subparsers: Any) -> None:
         action="append",
         default=[],
         metavar="PATTERN",
-        help="case id, id glob, id prefix, tag, stage, op or clause id (repeatable; any "
-        "matches)",
+        help="case id, id glob, id prefix, tag, stage, op, clause id or authority:NAME "
+        "(seed, seed:000..seed:004, anchor, kit; repeatable; any matches)",
     )
     p.add_argument("--golden", type=Path, metavar="DIR", help="golden case directory")
     p.add_argument("--report-json", type=Path, metavar="PATH", help="write the JSON report")
