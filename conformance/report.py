@@ -11,12 +11,13 @@ import json
 import os
 import tempfile
 import unicodedata
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from importlib import metadata
 from pathlib import Path
 from typing import Any, TextIO
 
-from conformance import not_applicable
+from conformance import authority, not_applicable
 from conformance import profiles as profiles_mod
 from conformance.cases import Case, golden_dir, schema_validator, suite_profiles
 from conformance.printable import printable
@@ -55,13 +56,16 @@ class SuiteInfo:
     golden: str
     #: profile name -> version, for every profile the suite has cases of (PROFILE-2).
     profiles: dict[str, str] = field(default_factory=dict)
+    #: clause id -> authority, from the suite's spec/authority.json (PROTO-48).
+    authorities: Mapping[str, str] = field(default_factory=dict)
 
     @classmethod
     def for_cases(cls, suite: list[Case], golden: Path | None) -> SuiteInfo:
         from reference import SPEC_VERSION
 
         where = str(golden if golden is not None else golden_dir())
-        return cls(SPEC_VERSION, len(suite), where, suite_profiles(suite, golden))
+        index = authority.index_for(profiles_mod.spec_dir_for(golden))
+        return cls(SPEC_VERSION, len(suite), where, suite_profiles(suite, golden), index)
 
 
 def footer(counts: dict[str, int], data_failed: bool = False, unmet: int = 0) -> str:
@@ -90,6 +94,14 @@ def summary(
     )
     out["footer"] = footer(counts, data_failed, unmet)
     return out
+
+
+def authority_counts(run: RunResult, suite: SuiteInfo) -> dict[str, dict[str, int]]:
+    """PROTO-48: passed/total per authority over the cases the run judged (passed or failing;
+    skipped and not run cases are not judged), a case under every authority it cites."""
+    judged = ((r.case.clauses, r.status == "passed") for r in run.results
+              if r.status == "passed" or r.status in FAILING)
+    return authority.tally(judged, suite.authorities)
 
 
 def run_summary(run: RunResult) -> dict[str, Any]:
@@ -230,6 +242,8 @@ def build(run: RunResult, suite: SuiteInfo) -> dict[str, Any]:
         "summary": run_summary(run),
         "warnings": _spec_warnings(run, suite),
     }
+    if suite.authorities:
+        document["authority"] = authority_counts(run, suite)
     if run.aborted is not None:
         document["aborted"] = {"message": run.aborted[0], "stderr": list(run.aborted[1])}
     if run.requirements:
@@ -316,9 +330,19 @@ def visible(value: Any, limit: int = 300) -> str:
     return shown if len(shown) <= limit else shown[:limit] + f"… ({len(shown)} chars)"
 
 
-def failure_block(result: CaseResult, repro: str, quiet: bool = False) -> str:
-    """The text shown for one failing case; raw adapter and case-file text is escaped
-    (PROTO-37)."""
+def clause_list(clauses: Sequence[str], authorities: Mapping[str, str]) -> str:
+    """`RRF-2 [anchor], RRF-6 [kit]`: each clause with its authority when known (PROTO-48)."""
+    return ", ".join(f"{c} [{authorities[c]}]" if c in authorities else c for c in clauses)
+
+
+def failure_block(
+    result: CaseResult,
+    repro: str,
+    quiet: bool = False,
+    authorities: Mapping[str, str] | None = None,
+) -> str:
+    """The text shown for one failing case, its clauses with their authority; raw adapter and
+    case-file text is escaped (PROTO-37)."""
     case = result.case
     label = "XPASS" if result.status == "xpass" else "FAILED"
     where = printable(f"{case.file}:{case.line}")
@@ -329,7 +353,7 @@ def failure_block(result: CaseResult, repro: str, quiet: bool = False) -> str:
     lines = [
         head,
         f"  why:      {printable(case.description)}",
-        f"  clauses:  {printable(', '.join(case.clauses))}",
+        f"  clauses:  {printable(clause_list(case.clauses, authorities or {}))}",
         f"  case:     {where}",
         f"  input:    {visible(case.input)}",
     ]
@@ -368,7 +392,7 @@ def render_text(run: RunResult, suite: SuiteInfo, repro: str, quiet: bool = Fals
         parts.append(f"warning: {printable(warning)}\n")
     for result in run.results:
         if result.status in FAILING:
-            parts.append(failure_block(result, repro, quiet))
+            parts.append(failure_block(result, repro, quiet, suite.authorities))
     parts.append(aborted_block(run))
     parts.append(data_block(run))
     parts.append(require_block(run))
@@ -382,6 +406,9 @@ def render_text(run: RunResult, suite: SuiteInfo, repro: str, quiet: bool = Fals
             parts.append(f"  {status:<{width}} {counts[status]:>6}{note}\n")
     if run.restarts:
         parts.append(f"  adapter restarts: {run.restarts}\n")
+    line = authority.summary_line(authority_counts(run, suite))
+    if line:
+        parts.append(f"{line}\n")
     parts.append(run_summary(run)["footer"] + "\n")
     return "".join(parts)
 

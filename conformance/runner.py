@@ -548,8 +548,8 @@ def register(subparsers: Any) -> None:
         action="append",
         default=[],
         metavar="PATTERN",
-        help="case id, id glob, id prefix, tag, stage, op or clause id (repeatable; any "
-        "matches)",
+        help="case id, id glob, id prefix, tag, stage, op, clause id or authority:NAME "
+        "(seed, seed:000..seed:004, anchor, kit; repeatable; any matches)",
     )
     p.add_argument("--golden", type=Path, metavar="DIR", help="golden case directory")
     p.add_argument("--report-json", type=Path, metavar="PATH", help="write the JSON report")
@@ -629,7 +629,7 @@ def repro_prefix(args: argparse.Namespace) -> str:
 
 
 def cmd_run(args: argparse.Namespace) -> int:
-    from conformance import errors, expectations, junit, known_ops, report, require
+    from conformance import authority, errors, expectations, junit, known_ops, report, require
     from conformance import update_expected as update
     from conformance.profiles import spec_dir_for
 
@@ -637,7 +637,7 @@ def cmd_run(args: argparse.Namespace) -> int:
     try:
         argv = adapter_argv(args.adapter)
         suite = load_all(case_files(args.golden), root=args.golden)
-        chosen = select(suite, args.select)
+        chosen = select(suite, args.select, authority.index_for(spec_dir))
         expected = (
             expectations.load(
                 args.expected_failures,
@@ -655,7 +655,7 @@ def cmd_run(args: argparse.Namespace) -> int:
                            (args.update_expected_failures, "--update-expected-failures")):
             if path is not None:
                 errors.check_writable(path, what)
-    except (CaseFileError, SelectionError, ExpectationsError) as exc:
+    except (CaseFileError, SelectionError, ExpectationsError, authority.AuthorityError) as exc:
         return errors.emit("run", str(exc))
     options = RunOptions(
         timeout=args.timeout,

@@ -20,7 +20,7 @@ from typing import Any
 
 import pytest
 
-from conformance import badge, cli, html_report
+from conformance import authority, badge, cli, html_report
 
 MUTANT = f"{sys.executable} -m conformance.selftest.mutant_adapter rrf-rank-one-based"
 SELECT = "rrf/"
@@ -87,6 +87,25 @@ def test_clause_url_template_links_each_clause(
     capsys.readouterr()
     page = out.read_text(encoding="utf-8")
     assert re.search(r'href="https://example\.invalid/spec/rrf\.md#L[0-9]+"', page)
+
+
+def test_each_clause_shows_its_authority(
+    reports: tuple[Path, Path], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """PROTO-48 Each clause a failing case cites is shown with its authority, in the case's
+    clause links and in the quoted clause text."""
+    out = tmp_path / "report.html"
+    assert cli.main(["report", str(reports[1]), "--html", str(out)]) == 0
+    capsys.readouterr()
+    page = out.read_text(encoding="utf-8")
+    index = authority.index_for()
+    failing = [c for c in _load(reports[1])["cases"] if c["status"] == "failed"]
+    line = authority.summary_line(_load(reports[1])["authority"])
+    assert line.startswith("authority: ") and f"<p>{html.escape(line)} (passed/judged" in page
+    for cid in {cid for c in failing for cid in c["clauses"]}:
+        badge_html = f'<span class="authority">{index[cid]}</span>'
+        assert f'<a href="#clause-{cid}">{cid}</a> {badge_html}' in page
+        assert f'id="clause-{cid}"><b>{cid}</b> {badge_html}' in page
 
 
 def test_partial_cases_diff_only_the_listed_fields() -> None:
