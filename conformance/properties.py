@@ -26,6 +26,7 @@ from __future__ import annotations
 import argparse
 import itertools
 import json
+import sys
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
@@ -35,7 +36,7 @@ import yaml
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from conformance import errors
+from conformance import build_step, errors
 from conformance.adapter_process import AdapterFault, AdapterProcess
 from conformance.compare import numbers_equal
 from reference.data import load_json
@@ -548,6 +549,7 @@ def register(subparsers: Any) -> None:
         "Exit 0 when every property holds, 1 when one fails, 2 on a usage error.",
     )
     p.add_argument("--adapter", metavar="CMD", help="adapter command line (default: the reference)")
+    build_step.add_arguments(p)
     p.add_argument("--examples", type=int, default=100, metavar="N", help="per property (100)")
     p.add_argument(
         "--select", action="append", default=[], metavar="NAME", help="only these properties"
@@ -567,6 +569,7 @@ def cmd_properties(args: argparse.Namespace) -> int:
         argv = adapter_argv(args.adapter)
     except SelectionError as exc:
         return errors.emit("properties", str(exc))
+    build_step.prepare(args, argv, "properties", sys.stderr)  # before the handshake
     try:
         results = run_properties(argv, args.examples, args.select or None)
     except AdapterFault as fault:

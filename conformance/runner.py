@@ -19,7 +19,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-from conformance import protocol
+from conformance import build_step, protocol
 from conformance.adapter_process import AdapterFault, AdapterProcess, python_command
 from conformance.cases import Case, CaseFileError, SelectionError, case_files, load_all, select
 from conformance.compare import Mismatch, check
@@ -559,6 +559,7 @@ def register(subparsers: Any) -> None:
         "--handshake-timeout", type=_positive, default=30.0, metavar="S", help="hello (30)"
     )
     p.add_argument("--restart-budget", type=_count, default=20, metavar="N", help="(20)")
+    build_step.add_arguments(p)
     p.add_argument(
         "--max-line-bytes",
         type=_count,
@@ -663,6 +664,7 @@ def cmd_run(args: argparse.Namespace) -> int:
         restart_budget=args.restart_budget,
         max_line_bytes=args.max_line_bytes,
     )
+    build_step.prepare(args, argv, "run", sys.stderr)  # before the handshake (its own limit)
     progress = None if args.quiet else report.Progress(len(chosen), sys.stderr)
     run = run_suite(
         chosen,

@@ -146,7 +146,9 @@ def readme(language: Language, directory: Path, values: dict[str, str]) -> str:
     launcher = shlex.quote(f"{directory.as_posix().rstrip('/')}/adapter")
     build = (
         f"Before it starts the program, `adapter` runs {language.build}; that output goes to "
-        "stderr, because stdout carries the protocol."
+        "stderr, because stdout carries the protocol. `hrc run` runs that build first "
+        "(`adapter --build`, declared in `hrc-adapter.yaml`), with its own progress line and "
+        "time limit, so a cold first build cannot eat the handshake's 30 s."
         if language.build
         else "`adapter` only starts the program; there is nothing to build."
     )
