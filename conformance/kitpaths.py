@@ -1,6 +1,7 @@
 """`hrc data-path`: where the installed kit keeps spec/data, for ports in other repositories.
 
-A port in its own repository pins the kit (`pip install hybrid-retrieval-conformance==X`) and
+A port in its own repository pins the kit (the command `hrc pin` prints: a clone at tag
+`vX.Y.Z`, or a wheel) and
 loads the data files from the directory this prints, so its hello's `dataFiles` hashes match
 the kit it is tested against (PROTO-28, PROTO-29). Works from a clone and from a wheel.
 """

@@ -12,7 +12,6 @@ import os
 import tempfile
 import unicodedata
 from dataclasses import dataclass, field
-from importlib import metadata
 from pathlib import Path
 from typing import Any, TextIO
 
@@ -42,10 +41,10 @@ _SHOW_STDERR = frozenset({"errored", "crashed", "timed_out", "protocol_violation
 
 
 def kit_version() -> str:
-    try:
-        return metadata.version("hybrid-retrieval-conformance")
-    except metadata.PackageNotFoundError:
-        return "0+unknown"
+    """The kit's version: the spec version it ships (`conformance.__version__`)."""
+    from conformance import __version__
+
+    return __version__
 
 
 @dataclass(frozen=True)

@@ -187,7 +187,9 @@ list. The trap this first operation guards: {language.code_points}.
    file you loaded in the hello's `dataFiles` with the SHA-256 of the bytes you parsed
    (PROTO-28); the runner then fails the run on a stale copy. The scaffold loads none, so it
    reports `{{}}`.
-4. **Pin the kit in CI**: `pip install hybrid-retrieval-conformance=={kit}`, then
+4. **Pin the kit in CI**: the kit is on no package index; `hrc pin` prints the command that
+   installs this kit ({kit}, release tag `v{kit}`: a clone at that tag, or the wheel
+   `hrc pin --wheel dist/` builds), then
    `hrc run --adapter {launcher} --expected-failures expected-failures.yaml`
    (a YAML list of `{{id, reason}}`, `[]` when you can). The run exits 1 when a case fails.
 5. **Read the traps**: the spec lives beside the data (`$(hrc data-path)/..`); start with
