@@ -54,13 +54,22 @@ class SuiteInfo:
     golden: str
     #: profile name -> version, for every profile the suite has cases of (PROFILE-2).
     profiles: dict[str, str] = field(default_factory=dict)
+    #: a `golden/` in the working directory that this run does not read, as a warning.
+    shadowed: str | None = None
 
     @classmethod
     def for_cases(cls, suite: list[Case], golden: Path | None) -> SuiteInfo:
+        from conformance.kitpaths import shadowed_golden
         from reference import SPEC_VERSION
 
         where = str(golden if golden is not None else golden_dir())
-        return cls(SPEC_VERSION, len(suite), where, suite_profiles(suite, golden))
+        return cls(SPEC_VERSION, len(suite), where, suite_profiles(suite, golden),
+                   shadowed_golden(golden))
+
+    def header(self, selected: int) -> str:
+        """`golden: DIR (N of M cases, spec X)`: which suite ran."""
+        return (f"golden: {self.golden} ({selected} of {self.case_count} cases, "
+                f"spec {self.spec_version})")
 
 
 def footer(counts: dict[str, int], data_failed: bool = False, unmet: int = 0) -> str:
@@ -99,7 +108,7 @@ def run_summary(run: RunResult) -> dict[str, Any]:
 
 
 def _spec_warnings(run: RunResult, suite: SuiteInfo) -> list[str]:
-    warnings: list[str] = []
+    warnings: list[str] = [suite.shadowed] if suite.shadowed else []
     if run.hello is not None:
         theirs = run.hello.spec_version.split(".")[0]
         ours = suite.spec_version.split(".")[0]
@@ -352,6 +361,8 @@ def render_text(run: RunResult, suite: SuiteInfo, repro: str, quiet: bool = Fals
     Every line but the footer carries escaped text only, so the footer is the one line that
     starts with `hrc: ` (PROTO-37)."""
     parts: list[str] = []
+    if not quiet:
+        parts.append(printable(suite.header(len(run.results))) + "\n")
     if run.hello is not None and not quiet:
         h = run.hello
         parts.append(
