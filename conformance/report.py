@@ -104,7 +104,7 @@ def run_summary(run: RunResult) -> dict[str, Any]:
     """The summary of a whole run."""
     data_failed = run.data_check is not None and run.data_check.failed
     unmet = sum(not v.met for v in run.requirements)
-    return summary(run.counts(), data_failed, unmet, run.aborted is not None)
+    return summary(run.counts(), data_failed, unmet, run.aborted is not None or run.interrupted)
 
 
 def _spec_warnings(run: RunResult, suite: SuiteInfo) -> list[str]:
@@ -240,6 +240,8 @@ def build(run: RunResult, suite: SuiteInfo) -> dict[str, Any]:
     }
     if run.aborted is not None:
         document["aborted"] = {"message": run.aborted[0], "stderr": list(run.aborted[1])}
+    if run.interrupted:
+        document["interrupted"] = True
     if run.requirements:
         document["require"] = [v.to_json() for v in run.requirements]
     if run.data_check is not None:

@@ -52,9 +52,12 @@ BUDGET_EXHAUSTED = "adapter restart budget exhausted"
 #: PROTO-40: the outcome of a selected case the run never reached (the adapter did not start,
 #: or --maxfail stopped the run); neither a pass, a failure nor a skip.
 NOT_RUN = "not_run"
+INTERRUPTED = "not run: the run was interrupted (Ctrl-C)"
 #: Characters of a message, and of each JSON-encoded mismatch value, a result keeps (PROTO-39).
 KEEP_TEXT_CHARS = 4096
 REFERENCE_ADAPTER_MODULE = "conformance.adapter_reference"
+#: Exit status after Ctrl-C (128 + SIGINT), with the reports written (PROTO-40).
+INTERRUPTED_STATUS = 130
 
 
 @dataclass(frozen=True)
@@ -398,6 +401,8 @@ class RunResult:
     aborted: tuple[str, tuple[str, ...]] | None = None
     #: PROTO-42: the `--require` verdicts (set by the caller after the run).
     requirements: list[Verdict] = field(default_factory=list)
+    #: PROTO-40: Ctrl-C stopped the run; the case in flight and the rest are `not_run`.
+    interrupted: bool = False
 
     def counts(self) -> dict[str, int]:
         counts = dict.fromkeys(OUTCOMES, 0)
@@ -409,7 +414,9 @@ class RunResult:
     def ok(self) -> bool:
         """No case failed the run and no spec/data file is stale or unknown (PROTO-25, 29)."""
         data_failed = self.data_check is not None and self.data_check.failed
-        if self.aborted is not None or any(not v.met for v in self.requirements):
+        if self.aborted is not None or self.interrupted or any(
+            not v.met for v in self.requirements
+        ):
             return False
         return not data_failed and not any(r.status in FAILING for r in self.results)
 
@@ -471,6 +478,7 @@ def run_suite(
 
     stop: str | None = None
     failing = 0
+    interrupted = False
     try:
         for case in cases:
             if stop is None and session.aborted is not None:
@@ -487,6 +495,10 @@ def run_suite(
             failing += result.status in FAILING
             if stop is None and maxfail is not None and failing >= maxfail:
                 stop = f"not run: the run stopped after {failing} failing case(s) (--maxfail)"
+    except KeyboardInterrupt:  # PROTO-40: what ran is reported; the rest is not_run
+        interrupted = True
+        for case in cases[len(results):]:
+            results.append(CaseResult(case, NOT_RUN, message=INTERRUPTED))
     finally:
         session.close()
         charge_double_answers()
@@ -501,6 +513,7 @@ def run_suite(
         options=options,
         data_check=check_data(session.hello, data_dir),
         aborted=session.aborted,
+        interrupted=interrupted,
     )
 
 
@@ -697,4 +710,8 @@ def cmd_run(args: argparse.Namespace) -> int:
               f"replace every reason {update.PLACEHOLDER!r} before using it", file=sys.stderr)
     if run.aborted is not None:
         return errors.USAGE
+    if run.interrupted:
+        not_run = run.counts()[NOT_RUN]
+        print(f"hrc run: interrupted (Ctrl-C); {not_run} selected case(s) not run", file=sys.stderr)
+        return INTERRUPTED_STATUS
     return 0 if run.ok else 1

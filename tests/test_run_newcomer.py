@@ -5,12 +5,18 @@ undeclared profiles, marked failures in the matrix, and hints for a launcher tha
 from __future__ import annotations
 
 import shlex
+import signal
+import subprocess
+import sys
+import time
+import xml.etree.ElementTree as ET
 from pathlib import Path
 
 import pytest
 from fake_adapters.support import fake, write_tiny_golden
 
 from conformance import cli
+from conformance.report import load as load_report
 from reference import SPEC_VERSION
 from reference.data import kit_root
 
@@ -56,3 +62,34 @@ def test_a_golden_folder_the_run_does_not_read_is_named(
     # With --golden, or where ./golden is the suite used, nothing is said.
     assert cli.main(run_argv(tmp_path / "golden", fake("good"))) == 2  # an empty suite
     assert "./golden is not" not in capsys.readouterr().out
+
+
+# -- Ctrl-C ----------------------------------------------------------------------------------
+
+
+def test_ctrl_c_writes_the_footer_and_both_reports_marked_interrupted(
+    golden: Path, tmp_path: Path
+) -> None:
+    """PROTO-40 Ctrl-C during a case: the footer, a valid JSON report with `interrupted: true`,
+    a JUnit file with an `interrupted` error, exit 130."""
+    report, junit = tmp_path / "r.json", tmp_path / "j.xml"
+    argv = [sys.executable, "-m", "conformance.cli",
+            *run_argv(golden, fake("hang_on", "tiny/length/not-a-string"), "--timeout", "60",
+                      "--report-json", str(report), "--junit", str(junit))]
+    with subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                          cwd=Path(__file__).resolve().parent.parent) as proc:
+        assert proc.stderr is not None and proc.stdout is not None
+        assert proc.stderr.read(2) == ".."  # two cases passed; the third hangs
+        time.sleep(0.3)
+        proc.send_signal(signal.SIGINT)
+        out, err = proc.communicate(timeout=30)
+    assert proc.returncode == 130, err
+    assert out.splitlines()[-1] == "hrc: 2 passed, 0 failed, 0 skipped, 4 not run"
+    assert "hrc run: interrupted (Ctrl-C); 4 selected case(s) not run" in err
+    document = load_report(report)
+    assert document["interrupted"] is True and document["summary"]["ok"] is False
+    statuses = [c["status"] for c in document["cases"]]
+    assert statuses == ["passed", "passed", "not_run", "not_run", "not_run", "not_run"]
+    assert document["cases"][2]["message"] == "not run: the run was interrupted (Ctrl-C)"
+    xml = ET.parse(junit).getroot()
+    assert [e.get("type") for e in xml.iter("error")] == ["interrupted"]
