@@ -439,17 +439,24 @@ def data_block(run: RunResult) -> str:
 
 
 def profile_lines(run: RunResult, suite: SuiteInfo) -> str:
-    """One line per profile of the suite: version, declared or not, passed/total."""
+    """One line per profile of the suite (version, declared or not, passed/failed/skipped),
+    except that undeclared profiles none of whose cases ran share one line."""
     out = []
+    undeclared = []
     for entry in profile_results(run, suite):
         s = entry["summary"]
         state = "declared" if entry["declared"] else "not declared"
         failed = s["total"] - s["passed"] - s["skipped"] - s["not_run"]
+        if not entry["declared"] and s["total"] == s["skipped"]:
+            undeclared.append(f"{entry['name']} {entry['version']}")  # nothing ran: one line
+            continue
         not_run = f", {s['not_run']} not run" if s["not_run"] else ""  # as the footer (PROTO-40)
         out.append(
             f"  profile {entry['name']} {entry['version']} ({state}): {s['passed']} passed, "
             f"{failed} failed, {s['skipped']} skipped{not_run}\n"
         )
+    if undeclared:
+        out.append(f"  profiles not declared: {', '.join(undeclared)}\n")
     return "".join(out)
 
 

@@ -93,3 +93,28 @@ def test_ctrl_c_writes_the_footer_and_both_reports_marked_interrupted(
     assert document["cases"][2]["message"] == "not run: the run was interrupted (Ctrl-C)"
     xml = ET.parse(junit).getroot()
     assert [e.get("type") for e in xml.iter("error")] == ["interrupted"]
+
+
+# -- noise -----------------------------------------------------------------------------------
+
+
+def test_undeclared_profiles_share_one_line_and_the_data_line_names_no_zero(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A first port declares no profile and loads no data file: one line lists the profiles
+    it does not declare, and the data line says only what is there (no `0 ok` under `ok`)."""
+    from conformance.adapter_reference import reference_profiles
+    from conformance.datafiles import kit_hashes
+
+    port = tmp_path / "port"
+    assert cli.main(["init-port", "python", str(port)]) == 0
+    capsys.readouterr()
+    assert cli.main(["run", "--adapter", str(port / "adapter"),
+                     "--select", "portability/length/"]) == 0
+    out = capsys.readouterr().out.splitlines()
+    names = ", ".join(f"{name} {version}" for name, version in
+                      sorted(reference_profiles().items()))
+    assert [ln for ln in out if "profile" in ln] == [f"  profiles not declared: {names}"]
+    (data,) = [ln for ln in out if ln.startswith("data files:")]
+    files = len(kit_hashes(kit_root() / "spec" / "data"))
+    assert data == f"data files: ok (nothing stale or unknown): {files} not loaded"
