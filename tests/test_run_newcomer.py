@@ -118,3 +118,29 @@ def test_undeclared_profiles_share_one_line_and_the_data_line_names_no_zero(
     (data,) = [ln for ln in out if ln.startswith("data files:")]
     files = len(kit_hashes(kit_root() / "spec" / "data"))
     assert data == f"data files: ok (nothing stale or unknown): {files} not loaded"
+
+
+# -- matrix ----------------------------------------------------------------------------------
+
+
+def test_the_matrix_marks_failures_apart_from_not_applicable(
+    golden: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A port with failing cases never reads like an incomplete but correct one: its cells say
+    how many failed (`✗N`), in bold in Markdown, with a legend."""
+    wrong, partial = tmp_path / "wrong.json", tmp_path / "partial.json"
+    assert cli.main(run_argv(golden, fake("always_wrong"), "--quiet",
+                             "--report-json", str(wrong))) == 1
+    assert cli.main(run_argv(golden, fake("missing_op"), "--quiet",
+                             "--report-json", str(partial))) == 0
+    capsys.readouterr()
+    assert cli.main(["report", str(wrong), str(partial), "--markdown"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    failing, clean = lines[2], lines[3]
+    assert "✗" in failing and "**" in failing, lines
+    assert "✗" not in clean and "**" not in clean and "*" in clean
+    assert any(line.startswith("**`✗N`**") for line in lines)
+    assert cli.main(["report", str(wrong), str(partial)]) == 0
+    text = capsys.readouterr().out.splitlines()
+    assert "✗" in text[1] and "✗" not in text[2]
+    assert text[-1].startswith("✗N: N cases failed the run")
