@@ -184,6 +184,28 @@ def _check_k(k: int) -> int:
     return k
 
 
+def judgements_elsewhere(
+    qrels: Mapping[str, Mapping[str, int]], documents: set[str], where: str
+) -> str | None:
+    """A warning when no judged document id is among `documents` (every metric is then 0,
+    which reads like a bad system rather than qrels that name other documents), else None."""
+    judged = {doc for docs in qrels.values() for doc in docs}
+    if not judged or judged & documents:
+        return None
+    example = sorted(judged)[0]
+    return (f"none of the {len(judged)} judged documents is {where} (e.g. {example!r}), so "
+            "every metric is 0: qrels name documents by their path relative to the indexed "
+            "folder, e.g. `notes/a.md`")
+
+
+def indexed_paths(db: Path) -> set[str]:
+    """The document paths an index holds."""
+    from reference.backends.sqlite_fts import SqliteIndex
+
+    with SqliteIndex(db) as index:
+        return set(index.document_hashes())
+
+
 # -- commands -----------------------------------------------------------------------------------
 
 
@@ -205,6 +227,9 @@ def cmd_eval(args: argparse.Namespace) -> int:
     if unjudged:
         print(f"eval: {len(unjudged)} queries without judgements not scored: "
               f"{', '.join(unjudged)}", file=sys.stderr)
+    stray = judgements_elsewhere(labelled.qrels, indexed_paths(args.db), "in the index")
+    if stray is not None:
+        print(f"eval: warning: {stray}", file=sys.stderr)
     if args.json:
         doc = {"k": k, "modes": {m: e.to_json() for m, e in evaluations.items()}}
         _write(args.json, json.dumps(doc, indent=2, ensure_ascii=False) + "\n")
@@ -230,6 +255,10 @@ def cmd_score(args: argparse.Namespace) -> int:
         if e.unjudged:
             print(f"eval score: {name}: {len(e.unjudged)} queries without judgements not "
                   f"scored: {', '.join(e.unjudged)}", file=sys.stderr)
+    retrieved = {doc for path in args.runs for docs in read_run(path).values() for doc in docs}
+    stray = judgements_elsewhere(qrels, retrieved, "in any run")
+    if stray is not None:
+        print(f"eval score: warning: {stray}", file=sys.stderr)
     if args.json:
         doc = {"k": k, "modes": {m: e.to_json() for m, e in evaluations.items()}}
         _write(args.json, json.dumps(doc, indent=2, ensure_ascii=False) + "\n")

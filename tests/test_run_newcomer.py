@@ -4,6 +4,7 @@ undeclared profiles, marked failures in the matrix, and hints for a launcher tha
 
 from __future__ import annotations
 
+import re
 import shlex
 import signal
 import subprocess
@@ -144,3 +145,97 @@ def test_the_matrix_marks_failures_apart_from_not_applicable(
     text = capsys.readouterr().out.splitlines()
     assert "✗" in text[1] and "✗" not in text[2]
     assert text[-1].startswith("✗N: N cases failed the run")
+
+
+# -- small things ------------------------------------------------------------------------------
+
+
+def test_a_launcher_named_without_dot_slash_or_without_x_gets_a_hint(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """`--adapter adapter` (PATH lookup misses the file here) hints `./adapter`; a launcher
+    without the execute bit hints `chmod +x`."""
+    port = tmp_path / "port"
+    assert cli.main(["init-port", "python", str(port)]) == 0
+    monkeypatch.chdir(port)
+    capsys.readouterr()
+    assert cli.main(["run", "--adapter", "adapter", "--select", "portability/length/"]) == 2
+    assert "(a file 'adapter' is in this folder: run it as './adapter')" in capsys.readouterr().err
+    (port / "adapter").chmod(0o644)
+    assert cli.main(["run", "--adapter", "./adapter", "--select", "portability/length/"]) == 2
+    assert "(it is not executable: chmod +x ./adapter)" in capsys.readouterr().err
+
+
+def test_diff_status_only_lists_status_changes_and_tallies_them(
+    golden: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    good, wrong = tmp_path / "good.json", tmp_path / "wrong.json"
+    cli.main(run_argv(golden, fake("good"), "--quiet", "--report-json", str(good)))
+    cli.main(run_argv(golden, fake("always_wrong"), "--quiet", "--report-json", str(wrong)))
+    capsys.readouterr()
+    assert cli.main(["diff", str(good), str(wrong), "--status-only"]) == 1
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[:2] == ["tiny/length/ascii: passed -> failed",
+                         "tiny/length/astral: passed -> failed"]
+    assert all(" -> " in line for line in lines[:-1]) and "/output" not in "".join(lines)
+    tally = [line.split() for line in lines if line.startswith("  ")]
+    assert sum(int(t[0]) for t in tally) == len(lines) - len(tally) - 1
+    assert cli.main(["diff", str(good), str(good), "--status-only"]) == 0
+    capsys.readouterr()
+
+
+def test_search_shows_the_chunk_when_one_file_gives_two_rows(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    notes = tmp_path / "notes"
+    notes.mkdir()
+    parts = [f"\n## Part {i}\n\n" + "kubernetes cluster setup. " * 80 for i in range(3)]
+    (notes / "long.md").write_text("# Guide\n" + "".join(parts), encoding="utf-8")
+    (notes / "short.md").write_text("# Short\n\nkubernetes once.\n", encoding="utf-8")
+    db = tmp_path / "i.db"
+    assert cli.main(["index", str(notes), "--db", str(db)]) == 0
+    capsys.readouterr()
+    assert cli.main(["search", "--db", str(db), "kubernetes", "--mode", "bm25"]) == 0
+    rows = [line.split()[3] for line in capsys.readouterr().out.splitlines()[2:]]
+    assert "short.md" in rows
+    longs = [r for r in rows if r.startswith("long.md")]
+    assert len(longs) > 1 and len(set(longs)) == len(longs)
+    assert all(re.fullmatch(r"long\.md#[0-9]+", r) for r in longs)
+
+
+def test_an_unchanged_reindex_counts_unresolved_links_without_listing_them(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    notes = tmp_path / "notes"
+    notes.mkdir()
+    (notes / "a.md").write_text("# A\n\nSee [[missing-page]].\n", encoding="utf-8")
+    db = tmp_path / "i.db"
+    assert cli.main(["index", str(notes), "--db", str(db)]) == 0
+    first = capsys.readouterr().out
+    assert "-> missing-page" in first
+    assert cli.main(["index", str(notes), "--db", str(db)]) == 0
+    again = capsys.readouterr().out
+    assert "-> missing-page" not in again and "(unchanged; --links lists them)" in again
+    assert cli.main(["index", str(notes), "--db", str(db), "--links"]) == 0
+    assert "-> missing-page" in capsys.readouterr().out
+
+
+def test_eval_warns_when_no_judged_document_is_in_the_index(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    notes = tmp_path / "notes"
+    notes.mkdir()
+    (notes / "a.md").write_text("# A\n\nkubernetes\n", encoding="utf-8")
+    db = tmp_path / "i.db"
+    assert cli.main(["index", str(notes), "--db", str(db)]) == 0
+    (tmp_path / "queries.tsv").write_text("q1\tkubernetes\n", encoding="utf-8")
+    qrels = tmp_path / "qrels.txt"
+    qrels.write_text("q1 0 notes/a.md 1\n", encoding="utf-8")  # the folder name is not in a path
+    capsys.readouterr()
+    assert cli.main(["eval", "--db", str(db), "--qrels", str(qrels)]) == 0
+    err = capsys.readouterr().err
+    assert "eval: warning: none of the 1 judged documents is in the index (e.g. 'notes/a.md')" \
+        in err
+    qrels.write_text("q1 0 a.md 1\n", encoding="utf-8")
+    assert cli.main(["eval", "--db", str(db), "--qrels", str(qrels)]) == 0
+    assert "warning" not in capsys.readouterr().err
