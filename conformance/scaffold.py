@@ -74,7 +74,8 @@ LANGUAGES: dict[str, Language] = {
     ),
     "java": Language(
         "java", "Java", "Adapter.java", "`javac` when a `.java` file changed",
-        "javac and java (17 or later)",
+        "javac and java (17 or later; a port that writes floats wants 19 or later, whose "
+        "`Double.toString` is shortest round-trip: ports/README.md)",
         "`Json.java`, a small JSON reader and writer, so no Maven or Gradle is needed; "
         "switch to Jackson or Gson whenever you like",
         "`String.length()` counts UTF-16 units; `codePointCount` counts code points",
