@@ -20,7 +20,14 @@ from typing import Any
 
 from conformance import errors
 from conformance.eval_chart import svg_chart
-from conformance.eval_trec import EvalFileError, format_run, read_qrels, read_queries, read_run
+from conformance.eval_trec import (
+    ORDERS,
+    EvalFileError,
+    format_run,
+    read_qrels,
+    read_queries,
+    read_run,
+)
 from reference import metrics
 
 DEFAULT_MODES = ("bm25", "semantic", "hybrid")
@@ -198,6 +205,12 @@ def judgements_elsewhere(
             "folder, e.g. `notes/a.md`")
 
 
+def tie_disagreements(by_rank: Mapping[str, Sequence[str]],
+                      by_score: Mapping[str, Sequence[str]]) -> int:
+    """How many queries a run ranks differently from trec_eval."""
+    return sum(list(docs) != list(by_score.get(q, ())) for q, docs in by_rank.items())
+
+
 def indexed_paths(db: Path) -> set[str]:
     """The document paths an index holds."""
     from reference.backends.sqlite_fts import SqliteIndex
@@ -249,8 +262,17 @@ def cmd_score(args: argparse.Namespace) -> int:
     """Score TREC run files against TREC qrels, no database needed."""
     k = _check_k(args.k)
     qrels = read_qrels(args.qrels)
-    evaluations = {path.stem: metrics.evaluate(read_run(path), qrels, k) for path in args.runs}
+    evaluations = {path.stem: metrics.evaluate(read_run(path, args.order), qrels, k)
+                   for path in args.runs}
     print(table(evaluations, k, args.markdown))
+    if args.order == "rank":
+        for path in args.runs:
+            differ = tie_disagreements(read_run(path), read_run(path, "trec_eval"))
+            if differ:
+                print(f"eval score: {path.stem}: note: in {differ} queries trec_eval ranks the "
+                      "documents differently (it sorts by score, ties by docid descending, and "
+                      "ignores the rank column); --order trec_eval reproduces its order",
+                      file=sys.stderr)
     for name, e in evaluations.items():
         if e.unjudged:
             print(f"eval score: {name}: {len(e.unjudged)} queries without judgements not "
@@ -428,8 +450,17 @@ def register(subparsers: Any) -> None:
                    help="write one TREC run file per mode into this folder")
     p.set_defaults(func=_guard(cmd_eval))
 
-    s = sub.add_parser("score", help="score TREC run files against TREC qrels")
+    s = sub.add_parser(
+        "score", help="score TREC run files against TREC qrels",
+        description="Score TREC run files against TREC qrels. A run is ranked by its rank "
+        "column (METRIC-3); trec_eval ignores that column and sorts by score, ties by docid "
+        "descending, so on tied (or rank-contradicting) scores the two disagree: "
+        "--order trec_eval reproduces trec_eval's order.",
+    )
     s.add_argument("runs", type=Path, nargs="+", help="TREC run files")
+    s.add_argument("--order", choices=ORDERS, default="rank",
+                   help="rank: the rank column (default, METRIC-3); trec_eval: score "
+                   "descending, ties by docid descending, as trec_eval")
     _common(s, db=False)
     s.add_argument("--json", type=Path)
     s.add_argument("--markdown", action="store_true")
