@@ -121,3 +121,21 @@ def test_a_bad_declaration_is_one_line_with_its_file(
     where = f"hrc run: error: {launcher.parent / 'hrc-adapter.yaml'}:"
     assert err[-1].startswith(where) and err[-1][len(where)].isdigit()
     assert message in err[-1]
+
+
+def test_a_long_quiet_build_says_it_is_still_building(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A build that prints nothing for a while gets `still building (N s)` lines, so a cold
+    compile never looks hung."""
+    from conformance import build_step
+
+    monkeypatch.setattr(build_step, "TICK", 0.3)
+    launcher = _port(tmp_path, "build: sleep 1.5; touch built\n")
+    capsys.readouterr()
+    report = tmp_path / "r.json"
+    assert cli.main(["run", "--adapter", str(launcher), "--select", "portability/length/",
+                     "--report-json", str(report)]) == 0
+    err = capsys.readouterr().err
+    assert "hrc run: still building (" in err
+    assert err.index("building the adapter") < err.index("still building") < err.index("built in")
