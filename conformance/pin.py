@@ -73,6 +73,17 @@ def source_root() -> Path | None:
     return root if (root / "pyproject.toml").is_file() and (root / "spec").is_dir() else None
 
 
+def recorded_clone(direct_url: dict[str, Any] | None) -> Path | None:
+    """The local clone pip installed this kit from (`pip install /path/to/clone`), if any."""
+    if direct_url is None or "dir_info" not in direct_url:
+        return None
+    url = direct_url.get("url")
+    if not isinstance(url, str) or not url.startswith("file:"):
+        return None
+    root = Path(_path_of(url))
+    return root if (root / "pyproject.toml").is_file() else None
+
+
 def build_wheel(root: Path, out: Path) -> Path:
     """Build the kit's wheel from a clone into `out` (offline: needs hatchling installed)."""
     out.mkdir(parents=True, exist_ok=True)
@@ -112,15 +123,17 @@ def cmd_pin(args: argparse.Namespace) -> int:
     from conformance import __version__
 
     root = source_root()
+    recorded = recorded_direct_url()
     if args.wheel is not None:
+        root = root or recorded_clone(recorded)
         if root is None:
-            return errors.emit("pin", "--wheel needs a clone of the kit (this one is installed "
-                               "from a wheel: copy that wheel instead)")
+            return errors.emit("pin", "--wheel needs a clone of the kit (this one was not "
+                               "installed from one: copy the wheel it came from instead)")
         wheel = build_wheel(root, args.wheel)
         print(f"pip install {shlex.quote(str(wheel))}")
         print(f"# hrc {__version__} (spec {__version__}), a wheel built from {root}")
         return 0
-    command = install_command(recorded_direct_url(), root)
+    command = install_command(recorded, root)
     if command is None:
         return errors.emit("pin", "cannot tell where this kit was installed from; install it "
                            f"from a clone at tag {tag(__version__)} (pip install /path/to/clone)")

@@ -93,3 +93,12 @@ def test_no_document_pins_the_kit_from_an_index() -> None:
     for name, text in texts.items():
         assert "hybrid-retrieval-conformance==" not in text, name
     assert "hrc pin" in texts["scaffold"] and "hrc pin" in texts[str(ROOT / "ports" / "README.md")]
+
+
+def test_a_kit_installed_from_a_clone_knows_the_clone(tmp_path: Path) -> None:
+    """`pip install /path/to/clone` records the folder; `--wheel` builds from it."""
+    (tmp_path / "pyproject.toml").write_text("", encoding="utf-8")
+    recorded = {"url": tmp_path.as_uri(), "dir_info": {}}
+    assert pin.recorded_clone(recorded) == tmp_path
+    assert pin.recorded_clone({"url": tmp_path.as_uri(), "archive_info": {}}) is None
+    assert pin.recorded_clone(None) is None
