@@ -9,6 +9,7 @@ from a clone (`hrc pin --wheel DIR`). The first line printed is the command; `#`
 from __future__ import annotations
 
 import argparse
+import importlib.util
 import json
 import shlex
 import subprocess
@@ -85,18 +86,21 @@ def recorded_clone(direct_url: dict[str, Any] | None) -> Path | None:
 
 
 def build_wheel(root: Path, out: Path) -> Path:
-    """Build the kit's wheel from a clone into `out` (offline: needs hatchling installed)."""
+    """Build the kit's wheel from a clone into `out` (offline when hatchling is installed)."""
     out.mkdir(parents=True, exist_ok=True)
     before = set(out.glob("*.whl"))
+    # With hatchling installed the build needs nothing else; without it pip fetches it from
+    # its configured index or find-links, as `pip install .` did.
+    isolation = [] if importlib.util.find_spec("hatchling") is None else ["--no-build-isolation"]
     done = subprocess.run(
-        [sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-build-isolation",
+        [sys.executable, "-m", "pip", "wheel", "--no-deps", *isolation,
          "--disable-pip-version-check", "-q", "-w", str(out), str(root)],
         capture_output=True, text=True, check=False, timeout=600,
     )
     if done.returncode != 0:
         last = (done.stderr.strip().splitlines() or ["pip wheel failed"])[-1]
-        raise errors.HrcError(f"cannot build the wheel from {root}: {last} (building offline "
-                              "needs hatchling: pip install hatchling)")
+        raise errors.HrcError(f"cannot build the wheel from {root}: {last} (offline, install "
+                              "hatchling first: pip install hatchling)")
     from conformance import __version__
 
     made = sorted(set(out.glob(f"*-{__version__}-*.whl")) - before) or sorted(
