@@ -73,10 +73,11 @@ def test_ctrl_c_writes_the_footer_and_both_reports_marked_interrupted(
 ) -> None:
     """PROTO-40 Ctrl-C during a case: the footer, a valid JSON report with `interrupted: true`,
     a JUnit file with an `interrupted` error, exit 130."""
-    report, junit = tmp_path / "r.json", tmp_path / "j.xml"
+    report, junit, xfail = tmp_path / "r.json", tmp_path / "j.xml", tmp_path / "xfail.yaml"
     argv = [sys.executable, "-m", "conformance.cli",
             *run_argv(golden, fake("hang_on", "tiny/length/not-a-string"), "--timeout", "60",
-                      "--report-json", str(report), "--junit", str(junit))]
+                      "--report-json", str(report), "--junit", str(junit),
+                      "--update-expected-failures", str(xfail))]
     with subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                           cwd=Path(__file__).resolve().parent.parent) as proc:
         assert proc.stderr is not None and proc.stdout is not None
@@ -94,6 +95,7 @@ def test_ctrl_c_writes_the_footer_and_both_reports_marked_interrupted(
     assert document["cases"][2]["message"] == "not run: the run was interrupted (Ctrl-C)"
     xml = ET.parse(junit).getroot()
     assert [e.get("type") for e in xml.iter("error")] == ["interrupted"]
+    assert not xfail.exists()  # a cut run would list only the failures it reached
 
 
 # -- noise -----------------------------------------------------------------------------------
