@@ -63,10 +63,9 @@ def op_trigram_search(inp: JSON) -> JSON:
 
 @operation("strongest_term")
 def op_strongest_term(inp: JSON) -> JSON:
-    """LADDER-9: the strongest term of the parsed query, without aliases ("" when none)."""
-    from reference.ladder import strongest_of_tokens  # lazy: needs reference.query
-    from reference.query import parse
+    """LADDER-9: the strongest term of the query's sanitised words ("" when none)."""
+    from reference.ladder import query_strongest_term  # lazy: needs reference.query
     from reference.query.stopwords import check_list
 
     sw = check_list(inp.get("stopwordList"))  # DSL-22
-    return {"term": strongest_of_tokens(parse(_string(inp, "query"), None, sw).tokens, sw)}
+    return {"term": query_strongest_term(_string(inp, "query"), sw)}

@@ -130,18 +130,28 @@ def _text_zero_width_kept() -> None:
 
 
 @mutant(
-    "text-nfc-before-zero-width",
+    "text-zero-width-before-nfc",
     "TEXT-3",
-    "NFC runs before zero-width deletion, so e U+200B U+0301 never composes",
+    "zero-width deletion runs before NFC (kit 2.x), so e U+200B U+0301 composes to é",
 )
-def _text_nfc_first() -> None:
+def _text_zero_width_first() -> None:
     t = _mod("reference.text")
 
     def normalise(text: str) -> str:
-        cleaned = t.strip_zero_width(t.nfc(t.controls_to_space(text)))
+        cleaned = t.nfc(t.controls_to_space(t.strip_zero_width(text)))
         return " ".join(t.split_whitespace(cleaned))
 
     swap(t, "normalise", normalise)
+
+
+@mutant(
+    "text-zero-width-deletes-word-joiner",
+    "TEXT-1",
+    "U+2060 WORD JOINER is deleted as zero-width (kit 2.x), which the anchor's set keeps",
+)
+def _text_zero_width_2060() -> None:
+    t = _mod("reference.text")
+    swap(t, "ZERO_WIDTH", t.ZERO_WIDTH | {"\u2060"})
 
 
 @mutant("text-controls-kept", "TEXT-2", "control characters are kept instead of becoming spaces")
@@ -326,19 +336,43 @@ def _fts5_respelled() -> None:
 
 
 @mutant(
-    "dsl-alias-group-unparenthesised",
-    "DSL-16",
-    "an alias group is not parenthesised, so AND/NOT bind to its first alternative only",
+    "dsl-alias-group-kept",
+    "DSL-14",
+    "an alias expands to a parenthesised group that keeps the original term (kit 2.x, D16)",
 )
-def _dsl_alias_no_parens() -> None:
+def _dsl_alias_group() -> None:
+    p = _mod("reference.query.parse")
+    a = _mod("reference.query.aliases")
     c = _mod("reference.query.compile")
-    original = c.render_token
+    render = c.render_token
+
+    @dataclass(frozen=True)
+    class Group(p.Token):  # type: ignore[misc,name-defined]
+        members: tuple[tuple[str, str], ...] = ()
+
+        def to_json(self) -> dict[str, Any]:
+            return {"kind": "group", "text": self.text, "operator": self.operator,
+                    "members": [{"kind": k, "text": t} for k, t in self.members]}
+
+    def expand_term(term: str, operator: str | None, table: Mapping[str, Sequence[str]]) -> Any:
+        if term not in table:
+            return (p.Token("term", term, operator),)
+        members = [("term", term)]
+        for alt in table[term]:
+            m = a.alternative_member(alt)
+            if m is not None and m not in members:
+                members.append(m)
+        if len(members) < 2:
+            return (p.Token("term", term, operator),)
+        return (Group("group", term, operator, tuple(members)),)
 
     def render_token(token: Any) -> str:
         if token.kind == "group":
-            return " OR ".join(render_token(m) for m in token.members)
-        return str(original(token))
+            members = getattr(token, "members", ()) or (("term", token.text),)
+            return "(" + " OR ".join(c.fts_quote(t) for _, t in members) + ")"
+        return str(render(token))
 
+    swap(p, "expand_term", expand_term)
     swap(c, "render_token", render_token)
 
 
@@ -366,56 +400,59 @@ def _dsl_stopwords_always() -> None:
 
 
 @mutant(
-    "dsl-aliases-after-stopwords",
+    "dsl-aliases-before-stopwords",
     "DSL-13",
-    "stopwords are filtered before alias lookup, so short keys such as `ml` never fire",
+    "alias keys are looked up before stopword filtering, so short keys such as `ml` fire "
+    "(kit 2.x, D16)",
 )
-def _dsl_aliases_late() -> None:
+def _dsl_aliases_early() -> None:
     p = _mod("reference.query.parse")
     s = _mod("reference.query.sanitise")
     a = _mod("reference.query.aliases")
     stop = _mod("reference.query.stopwords")
-    parse, sanitise = p.parse, s.sanitise
+    parse, sanitise, filtered = p.parse, s.sanitise, stop.is_filtered
+    keys: set[str] = set()
 
-    def usable(aliases: Any, sw: str) -> dict[str, list[str]]:
-        table = a.validate_aliases(aliases)
-        return {k: v for k, v in table.items() if not stop.is_stopword(k, sw)}
+    def is_filtered(word: str, sw: str = "anchor") -> bool:
+        return word not in keys and bool(filtered(word, sw))
 
-    def late_parse(query: str, aliases: Any = None, sw: str = "anchor") -> Any:
-        table = a.validate_aliases(aliases)
-        if p.has_operators(_mod("reference.text").normalise(query)):
-            return parse(query, table, sw)
-        return parse(query, usable(table, sw), sw)
+    def early_parse(query: str, aliases: Any = None, sw: str = "anchor") -> Any:
+        keys.clear()
+        keys.update(a.validate_aliases(aliases))
+        try:
+            return parse(query, aliases, sw)
+        finally:
+            keys.clear()
 
-    swap(p, "parse", late_parse)
-    swap(
-        s,
-        "sanitise",
-        lambda query, aliases=None, sw="anchor": sanitise(query, usable(aliases, sw), sw),
-    )
+    def early_sanitise(query: str, aliases: Any = None, sw: str = "anchor") -> Any:
+        keys.clear()
+        keys.update(a.validate_aliases(aliases))
+        try:
+            return sanitise(query, aliases, sw)
+        finally:
+            keys.clear()
+
+    swap(stop, "is_filtered", is_filtered)
+    swap(p, "parse", early_parse)
+    swap(s, "sanitise", early_sanitise)
 
 
 @mutant(
-    "dsl-prefix-stopwords-dropped",
+    "dsl-prefixes-never-filtered",
     "DSL-9",
-    "prefix tokens go through stopword filtering (`js*` disappears)",
+    "prefix tokens are never stopwords, so `js*` survives a bare query (kit 2.x)",
 )
-def _dsl_prefix_dropped() -> None:
-    p = _mod("reference.query.parse")
-    original = p.parse
+def _dsl_prefixes_kept() -> None:
+    swap(_mod("reference.query.parse"), "drops_prefix", lambda word, sw="anchor": False)
 
-    def parse(
-        query: str, aliases: Mapping[str, Sequence[str]] | None = None, sw: str = "anchor"
-    ) -> Any:
-        parsed = original(query, aliases, sw)
-        if parsed.has_operators:
-            return parsed
-        kept = [t for t in parsed.tokens if not (t.kind == "prefix" and p.is_stopword(t.text, sw))]
-        if kept and kept[0].operator is not None:
-            kept[0] = replace(kept[0], operator=None)
-        return replace(parsed, tokens=tuple(kept))
 
-    swap(p, "parse", parse)
+@mutant(
+    "dsl-lowercase-not-kept",
+    "DSL-9",
+    "lowercase and/or/not are dropped only when a list has them, so `not` stays (kit 2.x)",
+)
+def _dsl_filler_kept() -> None:
+    set_attr(_mod("reference.query.stopwords"), "FILLER_WORDS", frozenset())
 
 
 @mutant(
@@ -699,19 +736,21 @@ def _ladder_no_force_refresh() -> None:
 
 
 @mutant(
-    "ladder-skipped-rungs-vanish",
+    "ladder-vacuous-rungs-emit-rows",
     "LADDER-3",
-    "rungs with nothing new to search (empty, duplicate) emit no row",
+    "rungs with nothing to search emit an `empty` row instead of no row (kit 2.x, D6)",
 )
-def _ladder_skips_vanish() -> None:
-    walk = _mod("reference.ladder")._Walk
-    original = walk.skip
+def _ladder_vacuous_rows() -> None:
+    lad = _mod("reference.ladder")
+    original = lad._Walk.fts
 
-    def skip(self: Any, rung: str, expression: str, reason: str) -> None:
-        if reason not in ("empty", "duplicate"):
-            original(self, rung, expression, reason)
+    def fts(self: Any, rung: str, expression: str, search: Any) -> bool:
+        if expression == "" and rung != lad.INITIAL:
+            self.skip(rung, expression, lad.SKIP_EMPTY)
+            return False
+        return bool(original(self, rung, expression, search))
 
-    set_attr(walk, "skip", skip)
+    set_attr(lad._Walk, "fts", fts)
 
 
 @mutant(
@@ -755,16 +794,18 @@ def _ladder_continues() -> None:
 
 
 @mutant(
-    "ladder-duplicates-searched-again",
+    "ladder-duplicates-skipped",
     "LADDER-6",
-    "a rung repeating an expression already searched is searched again",
+    "a rung repeating an expression already searched is skipped as `duplicate` (kit 2.x)",
 )
 def _ladder_duplicates() -> None:
     walk = _mod("reference.ladder")._Walk
     original = walk.fts
 
     def fts(self: Any, rung: str, expression: str, search: Any) -> bool:
-        self.searched.discard(expression)
+        if expression and any(r.searched and r.expression == expression for r in self.rows):
+            self.skip(rung, expression, "duplicate")
+            return False
         return bool(original(self, rung, expression, search))
 
     set_attr(walk, "fts", fts)
@@ -797,17 +838,44 @@ def _ladder_trigram_unbounded() -> None:
 
 
 @mutant(
-    "ladder-strongest-includes-phrases",
+    "ladder-strongest-from-parse-tokens",
     "LADDER-9",
-    "phrases compete for the strongest term",
+    "the strongest term reads the DSL's term and prefix tokens, not the sanitised words (kit 2.x)",
 )
-def _ladder_phrases() -> None:
+def _ladder_strongest_parse_tokens() -> None:
     lad = _mod("reference.ladder")
 
-    def strongest_of_tokens(tokens: Sequence[Any], sw: str = "anchor") -> str:
-        return str(lad.strongest_term([t.text for t in tokens], sw))
+    def query_strongest_term(query: str, sw: str = "anchor") -> str:
+        tokens = lad.parse(query, None, sw).tokens
+        return str(lad.strongest_term([t.text for t in tokens if t.kind != "phrase"], sw))
 
-    swap(lad, "strongest_of_tokens", strongest_of_tokens)
+    swap(lad, "query_strongest_term", query_strongest_term)
+
+
+@mutant(
+    "ladder-strongest-dsl-stopwords",
+    "LADDER-8",
+    "the strongest term ignores the DSL's stopword lists, not the ladder's own set (kit 2.x)",
+)
+def _ladder_strongest_dsl_stopwords() -> None:
+    s = _mod("reference.strongest")
+    swap(s, "is_ladder_stopword", s.is_stopword)
+
+
+@mutant(
+    "ladder-strongest-rung-equal-to-query-kept",
+    "LADDER-9",
+    "strongest_term is searched even when it is the whole folded query",
+)
+def _ladder_strongest_equal_kept() -> None:
+    lad = _mod("reference.ladder")
+    original = lad.plan_ladder
+
+    def plan_ladder(query: str, aliases: Any, sw: str = "anchor") -> Any:
+        plan = original(query, aliases, sw)
+        return replace(plan, strongest_expression=plan.refreshed_strongest_expression)
+
+    swap(lad, "plan_ladder", plan_ladder)
 
 
 @mutant("ladder-ignores-skip-flag", "LADDER-1", "skipRetryLadder is ignored")
@@ -832,7 +900,7 @@ def _strongest_last() -> None:
     def strongest_term(words: Sequence[str], sw: str = "anchor") -> str:
         best, best_len = "", 0
         for word in words:
-            if not s.is_stopword(word, sw) and s.length(word) >= best_len:
+            if not s.is_ladder_stopword(word, sw) and s.length(word) >= best_len:
                 best, best_len = word, s.length(word)
         return best
 
@@ -1552,7 +1620,7 @@ def _ladder_prefix_star() -> None:
     def plan_ladder(query: str, aliases: Any, sw: str = "anchor") -> Any:
         plan = original(query, aliases, sw)
         tokens = lad.parse(query, None, sw).tokens
-        term = lad.strongest_of_tokens(tokens, sw)
+        term = lad.query_strongest_term(query, sw)
         first = next((t for t in tokens if t.text == term and t.kind != "phrase"), None)
         if term and first is not None and first.kind == "prefix":
             return replace(plan, strongest_expression=lad.fts_quote(term) + "*")
@@ -1865,7 +1933,7 @@ def _dsl_star_anywhere() -> None:
 @mutant(
     "dsl-alias-members-not-deduplicated",
     "DSL-14",
-    "alias members are not deduplicated, so {ml: [ML]} becomes a two-member group",
+    "alias alternatives are not deduplicated, so overlapping alternatives repeat a token",
 )
 def _dsl_alias_dups() -> None:
     p = _mod("reference.query.parse")
@@ -1873,13 +1941,10 @@ def _dsl_alias_dups() -> None:
 
     def expand_term(term: str, operator: str | None, table: Mapping[str, Sequence[str]]) -> Any:
         alternatives = table.get(term)
-        if alternatives is None:
-            return p.Token("term", term, operator)
-        members = [("term", term)]
-        members += [m for m in (a.alternative_member(alt) for alt in alternatives) if m is not None]
-        if len(members) < 2:
-            return p.Token("term", term, operator)
-        return p.Token("group", term, operator, tuple(p.Token(k, t, None) for k, t in members))
+        found = [m for m in (a.alternative_member(alt) for alt in alternatives or ()) if m]
+        if not found:
+            return (p.Token("term", term, operator),)
+        return tuple(p.Token(k, t, operator if i == 0 else None) for i, (k, t) in enumerate(found))
 
     swap(p, "expand_term", expand_term)
 
@@ -1897,7 +1962,7 @@ def _dsl_sanitise_dedup() -> None:
         out = original(query, aliases, sw)
         kept = tuple(dict.fromkeys(out.tokens))
         table = s.validate_aliases(aliases)
-        expression = s.join_tokens(s.expand_term(w, None, table) for w in kept)
+        expression = s.join_tokens(t for w in kept for t in s.expand_term(w, None, table))
         return s.Sanitised(kept, expression)
 
     swap(s, "sanitise", sanitise)
