@@ -119,72 +119,91 @@ def better_path(rank: int, path: str, best: tuple[int, str] | None) -> bool:
     return best is None or (rank, path) < best
 
 
-class _Bucket:
-    """One id's sightings so far: seeded fields, best path, metadata and contributions."""
+def _filled(occurrences: Sequence[tuple[int, Candidate]]) -> Candidate:
+    """RRF-10, RRF-13, RRF-14: merge one id's sightings (rank, candidate), in sighting order.
 
-    __slots__ = ("first", "texts", "metadata", "path", "contributions")
-
-    def __init__(self, cand: Candidate) -> None:
-        self.first = cand
-        self.texts: dict[str, str] | None = None  # copied on the first fill only
-        self.metadata: dict[str, str] | None = None
-        self.path: tuple[int, str] | None = None
-        self.contributions: list[float] = []
-
-    def fill(self, cand: Candidate) -> None:
-        """RRF-10, RRF-14: a later sighting fills only what is still empty or absent."""
+    The first sighting seeds title, summary, content and metadata; each later one fills
+    only what is still empty or absent. The path is the best-ranked non-empty one.
+    """
+    first = occurrences[0][1]
+    texts = {name: getattr(first, name) for name in FILLED_FIELDS}
+    metadata = dict(first.metadata)
+    best: tuple[int, str] | None = None
+    for rank, cand in occurrences:
+        if better_path(rank, cand.path, best):
+            best = (rank, cand.path)
+        if cand is first:
+            continue
         for name in FILLED_FIELDS:
-            value = getattr(cand, name)
-            current = self.texts[name] if self.texts is not None else getattr(self.first, name)
-            if current == "" and value != "":
-                if self.texts is None:
-                    self.texts = {n: getattr(self.first, n) for n in FILLED_FIELDS}
-                self.texts[name] = value
+            if texts[name] == "":
+                texts[name] = getattr(cand, name)
         for key, value in cand.metadata.items():
-            meta = self.metadata if self.metadata is not None else self.first.metadata
-            if key not in meta or (meta[key] == "" and value != ""):
-                if self.metadata is None:
-                    self.metadata = dict(self.first.metadata)
-                self.metadata[key] = value
+            if metadata.get(key, "") == "":
+                metadata[key] = value
+    path = best[1] if best is not None else ""
+    return Candidate(id=first.id, path=path, metadata=metadata, **texts)
 
-    def candidate(self) -> Candidate:
-        """The merged candidate; the first sighting itself when nothing was filled."""
-        first = self.first
-        path = self.path[1] if self.path is not None else ""
-        if self.texts is None and self.metadata is None and path == first.path:
-            return first
-        texts = self.texts if self.texts is not None else {
-            n: getattr(first, n) for n in FILLED_FIELDS
-        }
-        metadata = self.metadata if self.metadata is not None else first.metadata
-        return Candidate(id=first.id, path=path, metadata=dict(metadata), **texts)
+
+#: Per-rank contributions of one list shape, computed once per process: keyed by
+#: (contribution function, weight, k), so a patched contribution() gets its own table.
+_TABLES: dict[tuple[object, float, int], tuple[float, ...]] = {}
+_TABLES_MAX = 256
+
+
+def _contributions(weight: float, k: int, n: int) -> tuple[float, ...]:
+    """RRF-7: the contributions of ranks 0 .. n − 1 (at least) of a list."""
+    key = (contribution, weight, k)
+    found = _TABLES.get(key)
+    if found is None or len(found) < n:
+        if len(_TABLES) >= _TABLES_MAX:
+            _TABLES.clear()
+        found = tuple(contribution(weight, k, r) for r in range(max(n, 64)))
+        _TABLES[key] = found
+    return found
 
 
 def fuse(lists: Sequence[RankedList], k: int = DEFAULT_K) -> list[Fused]:
-    """RRF-1..RRF-15: fuse ranked lists into one list in the canonical order."""
+    """RRF-1..RRF-15: fuse ranked lists into one list in the canonical order.
+
+    An id sighted once is its own candidate and contribution; only ids sighted again are
+    merged (RRF-10, RRF-13, RRF-14) and summed (RRF-4, RRF-7).
+    """
     k = check_k(k)
-    buckets: dict[str, _Bucket] = {}
+    first: dict[str, tuple[Candidate, int, float]] = {}
+    again: dict[str, list[tuple[int, Candidate, float]]] = {}
     for ranked in lists:
         weight = check_weight(ranked.weight)
-        for rank, cand in enumerate(ranked.items):
-            if cand.id == "":
-                raise InvalidInput("candidate id must be a non-empty string")  # RRF-5
-            if weight == 0:
-                continue  # RRF-3: ignored entirely (its ids are still checked)
-            bucket = buckets.get(cand.id)
-            if bucket is None:
-                bucket = buckets[cand.id] = _Bucket(cand)
+        items = ranked.items
+        if any(cand.id == "" for cand in items):
+            raise InvalidInput("candidate id must be a non-empty string")  # RRF-5
+        if weight == 0:
+            continue  # RRF-3: ignored entirely (its ids are still checked)
+        values = _contributions(weight, k, len(items))
+        for rank, cand in enumerate(items):
+            cid = cand.id
+            if cid not in first:
+                first[cid] = (cand, rank, values[rank])
             else:
-                bucket.fill(cand)
-            if better_path(rank, cand.path, bucket.path):
-                bucket.path = (rank, cand.path)
-            bucket.contributions.append(contribution(weight, k, rank))  # RRF-4: per occurrence
-    fused = [
-        Fused(bucket.candidate(), canonical_sum(bucket.contributions))
-        for bucket in buckets.values()
-    ]
-    fused.sort(key=sort_key)
-    return fused
+                again.setdefault(cid, []).append((rank, cand, values[rank]))
+    fused: list[Fused] = []
+    append = fused.append
+    for cid, (cand, rank, value) in first.items():
+        later = again.get(cid)
+        if later is None:
+            append(Fused(cand, value))
+            continue
+        occurrences = [(rank, cand), *((r, c) for r, c, _ in later)]
+        score = canonical_sum([value, *(v for _, _, v in later)])  # RRF-7
+        append(Fused(_filled(occurrences), score))
+    return order(fused)
+
+
+def order(fused: list[Fused]) -> list[Fused]:
+    """RRF-6, RRF-8, RRF-12: emitted score descending, then path, then id, by code point
+    (Python compares str by code point, TEXT-9)."""
+    # ids are unique, so the comparison never reaches the Fused element
+    entries = sorted([(-f.score, f.candidate.path, f.candidate.id, f) for f in fused])
+    return [entry[3] for entry in entries]
 
 
 def sort_key(item: Fused) -> tuple[float, str, str]:
