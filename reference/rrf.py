@@ -204,8 +204,3 @@ def order(fused: list[Fused]) -> list[Fused]:
     # ids are unique, so the comparison never reaches the Fused element
     entries = sorted([(-f.score, f.candidate.path, f.candidate.id, f) for f in fused])
     return [entry[3] for entry in entries]
-
-
-def sort_key(item: Fused) -> tuple[float, str, str]:
-    """RRF-6, RRF-8, RRF-12: emitted score descending, then path, then id, by code point."""
-    return (-item.score, item.candidate.path, item.candidate.id)
