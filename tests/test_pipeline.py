@@ -337,7 +337,7 @@ def test_trace_fusion_intent_unanimity_rerank_and_result_ids() -> None:
     assert trace["fusion"]["lists"] == [{"name": "bm25", "weight": 1.0, "size": 2},
                                         {"name": "vector", "weight": 0.5, "size": 2}]
     assert trace["fusion"]["fusedHits"] == 3 and trace["intent"]["adjusted"] == []
-    assert trace["unanimity"] == {"evaluated": True, "agreements": 1, "fired": False}
+    assert trace["unanimity"] == {"evaluated": True, "agreements": 0, "fired": False}  # short legs
     assert (trace["rerank"]["outcome"], trace["rerank"]["provider"]) == ("reranked",
                                                                         "fake-reranker")
     assert trace["resultIds"] == ids(results) == ["b", "a", "z"]
