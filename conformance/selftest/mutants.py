@@ -1724,6 +1724,36 @@ def _tri_default_k() -> None:
 
 
 @mutant(
+    "tri-candidate-k-zero-rejected",
+    "TRI-7",
+    "trigram_search rejects candidateK <= 0 (the 2.x reading) instead of using 60",
+)
+def _tri_k_zero_rejected() -> None:
+    ladder = _mod("conformance.ops.ladder")
+    types = _mod("reference.types")
+
+    def candidate_k(inp: Any) -> int:
+        value = types.optional(inp, "candidateK", ladder.DEFAULT_CANDIDATE_K)
+        return int(types.whole_number(value, "candidateK"))
+
+    set_attr(ladder, "_candidate_k", candidate_k)
+
+
+@mutant(
+    "rerank-top-n-zero-rejected",
+    "RERANK-1",
+    "the rerank operation rejects rerankTopN <= 0 (the 2.x reading) instead of using 20",
+)
+def _rerank_top_n_zero_rejected() -> None:
+    types = _mod("reference.types")
+    swap(
+        _mod("reference.rerank"),
+        "check_top_n",
+        lambda value: int(types.whole_number(value, "rerankTopN")),
+    )
+
+
+@mutant(
     "intent-long-content-inclusive",
     "INTENT-6",
     "long_content uses >= 240 instead of > 240",
