@@ -28,6 +28,7 @@ from __future__ import annotations
 import argparse
 import itertools
 import json
+import sys
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
@@ -37,8 +38,9 @@ import yaml
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from conformance import errors
+from conformance import build_step, errors
 from conformance.adapter_process import AdapterFault, AdapterProcess
+from conformance.capabilities import RRF_WEIGHTS
 from conformance.compare import numbers_equal
 from reference.data import load_json
 
@@ -71,6 +73,8 @@ class PortClient:
         self.argv = list(argv)
         self.timeout = timeout
         self.operations: frozenset[str] = frozenset()
+        #: the hello's capabilities: inputs needing one the port lacks are never sent (OP-2).
+        self.capabilities: frozenset[str] = frozenset()
         self._proc: AdapterProcess | None = None
         self._seq = 0
 
@@ -86,6 +90,7 @@ class PortClient:
                 proc.kill()
                 raise
             self.operations = frozenset(hello.operations)
+            self.capabilities = frozenset(hello.capabilities)
             self._proc = proc
         return self._proc
 
@@ -138,11 +143,15 @@ _IDS = ["a", "b", "c", "d", "e", "f", "g"]
 _PATHS = ["a.md", "b.md", "B.md", "x.md", "\uff5e.md", "\U0001f600.md", "caf\u00e9.md"]
 _TITLES = ["", "alpha", "beta", "Alpha"]
 _WEIGHTS = [1, 1.0, 0.5, 2, 0, 0.1, 1.7, 3]
+#: Weights a port without `rrf-weights` must accept (any other is `unsupported`, OP-2).
+_DEFAULT_WEIGHTS = [1, 1.0]
 
 
 @st.composite
-def rrf_inputs(draw: st.DrawFn) -> JSON:
-    """2..6 overlapping lists with weights, repeated ids and conflicting fields; a k."""
+def rrf_inputs(draw: st.DrawFn, weighted: bool = True) -> JSON:
+    """2..6 overlapping lists with weights (only 1 unless `weighted`), repeated ids and
+    conflicting fields; a k."""
+    weights = _WEIGHTS if weighted else _DEFAULT_WEIGHTS
     lists = []
     for i in range(draw(st.integers(2, 6))):
         items = []
@@ -152,7 +161,7 @@ def rrf_inputs(draw: st.DrawFn) -> JSON:
             if title:
                 item["title"] = title
             items.append(item)
-        lists.append({"name": f"l{i}", "weight": draw(st.sampled_from(_WEIGHTS)), "items": items})
+        lists.append({"name": f"l{i}", "weight": draw(st.sampled_from(weights)), "items": items})
     return {"lists": lists, "k": draw(st.sampled_from([60, 1, 2, 7]))}
 
 
@@ -418,38 +427,44 @@ class Property:
     ops: tuple[str, ...]
     clauses: tuple[str, ...]
     stage: str
-    strategy: st.SearchStrategy[Any]
+    #: the inputs to draw, given the port's capabilities (never one it lacks, OP-2)
+    strategy: Callable[[frozenset[str]], st.SearchStrategy[Any]]
     check: Callable[[PortClient, Any], None]
 
 
-def _permutation_strategy() -> st.SearchStrategy[tuple[JSON, list[int]]]:
-    return rrf_inputs().flatmap(
+def _permutation_strategy(caps: frozenset[str]) -> st.SearchStrategy[tuple[JSON, list[int]]]:
+    return _rrf_strategy(caps).flatmap(
         lambda ex: st.tuples(st.just(ex), st.permutations(list(range(len(ex["lists"])))))
     )
+
+
+def _rrf_strategy(caps: frozenset[str]) -> st.SearchStrategy[JSON]:
+    return rrf_inputs(weighted=RRF_WEIGHTS in caps)
 
 
 PROPERTIES: dict[str, Property] = {
     p.name: p
     for p in (
         Property(
-            "rrf-permutation", ("rrf",), ("RRF-11",), "rrf", _permutation_strategy(),
+            "rrf-permutation", ("rrf",), ("RRF-11",), "rrf", _permutation_strategy,
             lambda c, ex: check_rrf_permutation(c, ex[0], ex[1]),
         ),
         Property(
-            "rrf-total-order", ("rrf",), ("RRF-6", "RRF-7", "RRF-8"), "rrf", rrf_inputs(),
+            "rrf-total-order", ("rrf",), ("RRF-6", "RRF-7", "RRF-8"), "rrf", _rrf_strategy,
             check_rrf_total_order,
         ),
         Property(
-            "rerank-tail", ("rerank",), ("RERANK-3", "RERANK-11"), "rerank", rerank_inputs(),
-            check_rerank_tail,
+            "rerank-tail", ("rerank",), ("RERANK-3", "RERANK-11"), "rerank",
+            lambda _: rerank_inputs(), check_rerank_tail,
         ),
         Property(
-            "ladder-prefix", ("search",), ("LADDER-2",), "ladder", ladder_inputs(),
+            "ladder-prefix", ("search",), ("LADDER-2",), "ladder", lambda _: ladder_inputs(),
             check_ladder_prefix,
         ),
         Property(
             "intent-compose", ("intent_detect", "intent_reweight"),
-            ("INTENT-7", "INTENT-9"), "intent", intent_inputs(), check_intent_compose,
+            ("INTENT-7", "INTENT-9"), "intent", lambda _: intent_inputs(),
+            check_intent_compose,
         ),
     )
 }
@@ -481,7 +496,7 @@ def run_property(prop: Property, client: PortClient, examples: int) -> PropertyR
         derandomize=True,
         suppress_health_check=list(HealthCheck),
     )
-    @given(prop.strategy)
+    @given(prop.strategy(client.capabilities))
     def holds(example: Any) -> None:
         prop.check(client, example)
 
@@ -567,6 +582,7 @@ def register(subparsers: Any) -> None:
         "Exit 0 when every property holds, 1 when one fails, 2 on a usage error.",
     )
     p.add_argument("--adapter", metavar="CMD", help="adapter command line (default: the reference)")
+    build_step.add_arguments(p)
     p.add_argument("--examples", type=int, default=100, metavar="N", help="per property (100)")
     p.add_argument(
         "--select", action="append", default=[], metavar="NAME", help="only these properties"
@@ -586,6 +602,7 @@ def cmd_properties(args: argparse.Namespace) -> int:
         argv = adapter_argv(args.adapter)
     except SelectionError as exc:
         return errors.emit("properties", str(exc))
+    build_step.prepare(args, argv, "properties", sys.stderr)  # before the handshake
     try:
         results = run_properties(argv, args.examples, args.select or None)
     except AdapterFault as fault:

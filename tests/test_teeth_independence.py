@@ -55,6 +55,7 @@ def outcomes() -> dict[str, frozenset[str]]:
 
 @pytest.mark.parametrize(("case", "target", "unrelated"), INDEPENDENT,
                          ids=[f"{r[0]}:{r[1]}" for r in INDEPENDENT])
+@pytest.mark.slow
 def test_teeth_case_is_decided_by_its_own_rule(
     outcomes: dict[str, frozenset[str]], case: str, target: str, unrelated: tuple[str, ...]
 ) -> None:
