@@ -3,9 +3,11 @@
 Hypothesis generates inputs, the adapter answers them (spec/adapter-protocol.md), and each
 property checks a law the spec states without needing an expected output:
 
-- `rrf-permutation`: RRF output is identical, bit for bit, for every order of 2..6 lists (RRF-11);
-- `rrf-total-order`: the fused order is strictly increasing in (−exact score, path, id)
-  (RRF-6, RRF-8), with the exact scores recomputed here from ranks and weights;
+- `rrf-permutation`: the RRF ranking (order, ids, paths, every score bit) is identical for every
+  order of 2..6 lists (RRF-11); the filled fields may follow list order (RRF-10);
+- `rrf-total-order`: every emitted score is the canonical float recomputed here from ranks and
+  weights (RRF-4, RRF-7) and the fused order is strictly increasing in (−score, path, id)
+  (RRF-6, RRF-8, RRF-12);
 - `rerank-tail`: items beyond rerankTopN come back untouched, the head is a permutation of
   itself (RERANK-3, RERANK-11);
 - `ladder-prefix`: the rows are a prefix of the canonical rung order and the walk stops at the
@@ -261,11 +263,16 @@ def intent_inputs(draw: st.DrawFn) -> JSON:
 # -- the properties ----------------------------------------------------------------------------
 
 
+def _ranking(output: JSON) -> list[tuple[Any, Any, Any]]:
+    """RRF-11: what must not follow list order: order, ids, paths and score bits."""
+    return [(r.get("id"), r.get("path"), r.get("score")) for r in output.get("results", [])]
+
+
 def check_rrf_permutation(client: PortClient, example: JSON, order: Sequence[int]) -> None:
-    """RRF-11: the same output for a permutation of the lists."""
+    """RRF-11: the same ranking for a permutation of the lists."""
     other = {**example, "lists": [example["lists"][i] for i in order]}
-    first = _result(client, "rrf", example)
-    second = _result(client, "rrf", other)
+    first = _ranking(_result(client, "rrf", example))
+    second = _ranking(_result(client, "rrf", other))
     if first != second:
         raise Violation(
             f"rrf output changed when the lists were permuted to {list(order)}",
@@ -273,34 +280,46 @@ def check_rrf_permutation(client: PortClient, example: JSON, order: Sequence[int
         )
 
 
-def exact_scores(example: JSON) -> dict[str, Fraction]:
-    """RRF-2..RRF-6 recomputed: Σ exact(w) / (k + r + 1) over first occurrences."""
+def canonical_scores(example: JSON) -> dict[str, float]:
+    """RRF-2, RRF-4, RRF-7 recomputed: w / (k + r + 1) for every occurrence, summed largest
+    first from 0.0."""
     k = int(example.get("k", 60))
-    scores: dict[str, Fraction] = {}
+    if k <= 0:
+        k = 60  # RRF-1
+    parts: dict[str, list[float]] = {}
     for ranked in example["lists"]:
-        weight = Fraction(float(ranked.get("weight", 1)))
+        weight = float(ranked.get("weight", 1))
         if weight == 0:
             continue
-        seen: set[str] = set()
         for rank, item in enumerate(ranked["items"]):
-            if item["id"] in seen:
-                continue
-            seen.add(item["id"])
-            scores[item["id"]] = scores.get(item["id"], Fraction(0)) + weight / (k + rank + 1)
+            parts.setdefault(item["id"], []).append(weight / float(k + rank + 1))
+    scores: dict[str, float] = {}
+    for cid, values in parts.items():
+        total = 0.0
+        for value in sorted(values, reverse=True):
+            total += value
+        scores[cid] = total
     return scores
 
 
 def check_rrf_total_order(client: PortClient, example: JSON) -> None:
-    """RRF-6, RRF-8: adjacent results strictly increase in (−exact score, path, id)."""
+    """RRF-6, RRF-7, RRF-8, RRF-12: canonical scores; results strictly increase in
+    (−score, path, id)."""
     results = _result(client, "rrf", example)["results"]
-    exact = exact_scores(example)
+    scores = canonical_scores(example)
     ids = [r["id"] for r in results]
-    if sorted(ids) != sorted(exact):
-        message = f"rrf returned ids {ids}, expected the set {sorted(exact)}"
+    if sorted(ids) != sorted(scores):
+        message = f"rrf returned ids {ids}, expected the set {sorted(scores)}"
         raise Violation(message, [("rrf", example)])
+    for r in results:
+        if r.get("score") != scores[r["id"]]:
+            raise Violation(
+                f"rrf score of {r['id']} is {r.get('score')!r}, expected {scores[r['id']]!r}",
+                [("rrf", example)],
+            )
     for before, after in itertools.pairwise(results):
-        a = (-exact[before["id"]], before["path"], before["id"])
-        b = (-exact[after["id"]], after["path"], after["id"])
+        a = (-scores[before["id"]], before["path"], before["id"])
+        b = (-scores[after["id"]], after["path"], after["id"])
         if not a < b:
             raise Violation(
                 f"rrf order is not strict: {before['id']} ({before['path']}) before "
@@ -431,7 +450,7 @@ PROPERTIES: dict[str, Property] = {
             lambda c, ex: check_rrf_permutation(c, ex[0], ex[1]),
         ),
         Property(
-            "rrf-total-order", ("rrf",), ("RRF-6", "RRF-8"), "rrf", _rrf_strategy,
+            "rrf-total-order", ("rrf",), ("RRF-6", "RRF-7", "RRF-8"), "rrf", _rrf_strategy,
             check_rrf_total_order,
         ),
         Property(

@@ -91,10 +91,22 @@ def ids(results: list[dict[str, Any]]) -> list[str]:
     return [r["id"] for r in results]
 
 
-def test_zero_top_k_is_rejected_not_defaulted() -> None:
-    """PIPE-1: 0 is not "use the default"."""
+@pytest.mark.parametrize("field", ["topK", "candidateK", "rerankTopN", "rrfK"])
+@pytest.mark.parametrize("low", [0, -5, -0.5])
+def test_integer_at_or_below_zero_means_the_default(field: str, low: float) -> None:
+    """PIPE-13: a number <= 0 takes the field's default, as the anchor reads it; the BM25
+    leg then asks for candidateK 60."""
+    index = FakeIndex({'"kubernetes"': [c("a")]})
+    _, trace = search({"query": "kubernetes", field: low}, Backends(index=index))
+    defaults = {"topK": 10, "candidateK": 60, "rerankTopN": 20, "rrfK": 60}
+    assert trace["request"][field] == defaults[field]
+    assert index.calls == [('"kubernetes"', 60)]
+
+
+def test_positive_fraction_is_still_rejected() -> None:
+    """PIPE-1: 0.5 is above 0 and not a whole number: invalid_input, the kit's pin."""
     with pytest.raises(InvalidInput):
-        search({"query": "kubernetes", "topK": 0}, Backends(index=FakeIndex()))
+        search({"query": "kubernetes", "topK": 0.5}, Backends(index=FakeIndex()))
 
 
 def test_blank_query_is_rejected() -> None:
@@ -323,7 +335,7 @@ def test_trace_fusion_intent_unanimity_rerank_and_result_ids() -> None:
     assert trace["fusion"]["lists"] == [{"name": "bm25", "weight": 1.0, "size": 2},
                                         {"name": "vector", "weight": 0.5, "size": 2}]
     assert trace["fusion"]["fusedHits"] == 3 and trace["intent"]["adjusted"] == []
-    assert trace["unanimity"] == {"evaluated": True, "agreements": 1, "fired": False}
+    assert trace["unanimity"] == {"evaluated": True, "agreements": 0, "fired": False}  # short legs
     assert (trace["rerank"]["outcome"], trace["rerank"]["provider"]) == ("reranked",
                                                                         "fake-reranker")
     assert trace["resultIds"] == ids(results) == ["b", "a", "z"]

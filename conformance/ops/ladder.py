@@ -33,8 +33,12 @@ def _chunks(inp: JSON) -> list[Candidate]:
 
 
 def _candidate_k(inp: JSON) -> int:
-    """TRI-7, OP-4, OP-5: a whole number in [1, 2^31 - 1] (60.0 is 60; null is absent)."""
-    return whole_number(optional(inp, "candidateK", DEFAULT_CANDIDATE_K), "candidateK")
+    """TRI-7, OP-4, OP-5: a number <= 0 means 60 (PIPE-13); otherwise a whole number in
+    [1, 2^31 - 1] (60.0 is 60; null is absent)."""
+    value = optional(inp, "candidateK", DEFAULT_CANDIDATE_K)
+    if not isinstance(value, bool) and isinstance(value, int | float) and value <= 0:
+        return DEFAULT_CANDIDATE_K
+    return whole_number(value, "candidateK")
 
 
 @operation("trigrams")

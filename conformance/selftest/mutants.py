@@ -585,9 +585,7 @@ def _dsl_alias_keys_unfolded() -> None:
 
 @mutant("rrf-rank-one-based", "RRF-2", "ranks count from 1: the top item scores 1/(k+2)")
 def _rrf_one_based() -> None:
-    r = _mod("reference.rrf")
-    swap(r, "contribution", lambda w, k, rank: w / float(k + rank + 2))
-    swap(r, "exact_contribution", lambda w, k, rank: Fraction(w) / (k + rank + 2))
+    swap(_mod("reference.rrf"), "contribution", lambda w, k, rank: w / float(k + rank + 2))
 
 
 @mutant(
@@ -597,9 +595,7 @@ def _rrf_one_based() -> None:
 )
 def _rrf_insertion_ties() -> None:
     r = _mod("reference.rrf")
-    swap(r, "sort_key", lambda item: (-item.exact,))
-    # The fast path orders by (float, path, id) and repairs near ties; this port does neither.
-    swap(r, "order_exactly", lambda fused: sorted(fused, key=r.sort_key))
+    swap(r, "order", lambda fused: sorted(fused, key=lambda item: -item.score))
 
 
 def _rrf_sum_list_order() -> None:
@@ -612,29 +608,48 @@ def _rrf_sum_list_order() -> None:
     swap(_mod("reference.rrf"), "canonical_sum", canonical_sum)
 
 
+def _exact_sums(lists: Sequence[Any], k: int) -> dict[str, Fraction]:
+    """Σ exact(w) / (k + r + 1) over first occurrences per list: the 2.x exact score."""
+    sums: dict[str, Fraction] = {}
+    for ranked in lists:
+        if ranked.weight == 0:
+            continue
+        seen: set[str] = set()
+        for rank, cand in enumerate(ranked.items):
+            if cand.id not in seen:
+                seen.add(cand.id)
+                sums[cand.id] = sums.get(cand.id, Fraction(0)) + Fraction(ranked.weight) / (
+                    k + rank + 1
+                )
+    return sums
+
+
 @mutant(
-    "rrf-order-by-float",
+    "rrf-order-by-exact-sum",
     "RRF-6",
-    "the list is ordered by the emitted float, not the exact rational score",
+    "the list is ordered by the exact rational sum, not the emitted float (the 2.x reading, D1)",
 )
-def _rrf_order_float() -> None:
+def _rrf_order_exact() -> None:
     r = _mod("reference.rrf")
-    swap(
-        r,
-        "sort_key",
-        lambda item: (-item.score, r.codepoint_key(item.candidate.path), r.codepoint_key(item.id)),
-    )
-    swap(r, "order_exactly", lambda fused: sorted(fused, key=r.sort_key))
+    original = r.fuse
+
+    def fuse(lists: Sequence[Any], k: int = r.DEFAULT_K) -> list[Any]:
+        fused = original(lists, k)
+        exact = _exact_sums(lists, r.check_k(k))
+        exact_of = {f.id: exact.get(f.id, Fraction(0)) for f in fused}
+        return sorted(fused, key=lambda f: (-exact_of[f.id], f.candidate.path, f.id))
+
+    swap(r, "fuse", fuse)
 
 
 @mutant(
     "rrf-naive-float",
-    "RRF-6",
-    "the naive port: float sums in list order, ordered by that float",
+    "RRF-7",
+    "the naive port: float sums in list order, equal floats in insertion order",
 )
 def _rrf_naive() -> None:
     _rrf_sum_list_order()
-    _rrf_order_float()
+    _rrf_insertion_ties()
 
 
 @mutant(
@@ -655,10 +670,8 @@ def _rrf_zero_weight() -> None:
             for cand in ranked.items:
                 if cand.id not in seen:
                     seen.add(cand.id)
-                    merged = r.merge([(0, cand)])
-                    fused.append(r.Fused(candidate=merged, score=0.0, exact=Fraction(0)))
-        fused.sort(key=r.sort_key)
-        return list(fused)
+                    fused.append(r.Fused(candidate=cand, score=0.0))
+        return list(r.order(fused))
 
     swap(r, "fuse", fuse)
 
@@ -683,41 +696,100 @@ def _rrf_compacted() -> None:
     swap(r, "fuse", fuse)
 
 
+_PLACEHOLDER = "\u0000repeat-"
+
+
 @mutant(
-    "rrf-merge-first-list-wins",
-    "RRF-10",
-    "the first list's occurrence seeds every field; later lists only fill blanks",
+    "rrf-duplicates-counted-once",
+    "RRF-4",
+    "a repeated id counts only at its first occurrence in a list, later ones ignored but "
+    "keeping their positions (the 2.x reading)",
 )
-def _rrf_first_list_wins() -> None:
+def _rrf_counted_once() -> None:
     r = _mod("reference.rrf")
     types = _mod("reference.types")
+    original = r.fuse
 
-    def merge(occurrences: Sequence[tuple[int, Any]]) -> Any:
+    def fuse(lists: Sequence[Any], k: int = r.DEFAULT_K) -> list[Any]:
+        # A later occurrence becomes a unique placeholder (it keeps the position, adds nothing
+        # to its id) and placeholders are dropped from the output.
+        masked = []
+        n = 0
+        for ranked in lists:
+            seen: set[str] = set()
+            items = []
+            for cand in ranked.items:
+                if cand.id in seen:
+                    n += 1
+                    cand = types.Candidate(id=f"{_PLACEHOLDER}{n}", path="")
+                seen.add(cand.id)
+                items.append(cand)
+            masked.append(replace(ranked, items=tuple(items)))
+        return [f for f in original(masked, k) if not f.id.startswith(_PLACEHOLDER)]
+
+    swap(r, "fuse", fuse)
+
+
+@mutant(
+    "rrf-merge-best-rank",
+    "RRF-10",
+    "each text field and metadata key comes from the best-ranked occurrence, equal ranks by "
+    "the smallest value (the 2.x reading, D4), not the first sighting",
+)
+def _rrf_best_rank_merge() -> None:
+    r = _mod("reference.rrf")
+    types = _mod("reference.types")
+    text = _mod("reference.text")
+
+    def best(values: Sequence[tuple[int, str]]) -> str:
+        present = [(rank, text.codepoint_key(v), v) for rank, v in values if v != ""]
+        return min(present)[2] if present else ""
+
+    def filled(occurrences: Sequence[tuple[int, Any]]) -> Any:
         first = occurrences[0][1]
-        texts = {name: getattr(first, name) for name in r.TEXT_FIELDS}
-        metadata = dict(first.metadata)
-        for _, cand in occurrences[1:]:
-            for name in r.TEXT_FIELDS:
-                if texts[name] == "":
-                    texts[name] = getattr(cand, name)
-            for key, value in cand.metadata.items():
-                metadata.setdefault(key, value)
+        texts = {
+            name: best([(rank, getattr(c, name)) for rank, c in occurrences])
+            for name in r.TEXT_FIELDS
+        }
+        keys = {key for _, c in occurrences for key in c.metadata}
+        metadata = {
+            key: best([(rank, c.metadata[key]) for rank, c in occurrences if key in c.metadata])
+            for key in keys
+        }
         return types.Candidate(id=first.id, metadata=metadata, **texts)
 
-    swap(r, "merge", merge)
+    swap(r, "_filled", filled)
 
 
-@mutant("rrf-k-zero-means-default", "RRF-1", "k <= 0 silently falls back to 60 (the anchor)")
-def _rrf_k_default() -> None:
+@mutant(
+    "rrf-k-zero-rejected", "RRF-1", "k <= 0 is invalid_input (the 2.x reading), not the default"
+)
+def _rrf_k_rejected() -> None:
     r = _mod("reference.rrf")
     original = r.check_k
 
     def check_k(k: object) -> int:
         if isinstance(k, int | float) and not isinstance(k, bool) and k <= 0:
-            return int(r.DEFAULT_K)
+            raise r.InvalidInput(f"k must be >= 1, got {k!r}")
         return int(original(k))
 
     swap(r, "check_k", check_k)
+
+
+@mutant(
+    "pipe-integers-zero-rejected",
+    "PIPE-13",
+    "a request integer <= 0 (topK, candidateK, rerankTopN, rrfK) is invalid_input (2.x)",
+)
+def _pipe_integers_rejected() -> None:
+    req = _mod("reference.request")
+    types = _mod("reference.types")
+
+    def positive_int(obj: Mapping[str, Any], name: str) -> int:
+        value = types.optional(obj, name, req.DEFAULTS[name])
+        return int(types.whole_number(value, f"request.{name}"))
+
+    set_attr(req, "_positive_int", positive_int)
 
 
 # -- ladder and strongest term (LADDER) --------------------------------------------------------
@@ -1220,32 +1292,43 @@ def _intent_folded() -> None:
 # -- unanimity (UNAN) --------------------------------------------------------------------------
 
 
-@mutant("unan-positional", "UNAN-2", "agreement is counted position by position (the anchor)")
-def _unan_positional() -> None:
+@mutant(
+    "unan-set-overlap",
+    "UNAN-2",
+    "agreement is the set overlap of the two top threes, reported for short legs too (2.x, D9)",
+)
+def _unan_set_overlap() -> None:
     u = _mod("reference.unanimity")
 
     def check(bm25: Sequence[str], vector: Sequence[str]) -> Any:
-        agreements = builtins.sum(1 for a, b in zip(bm25[:3], vector[:3], strict=False) if a == b)
+        agreements = len(set(bm25[:3]) & set(vector[:3]))
         fired = len(bm25) >= 3 and len(vector) >= 3 and agreements >= 2
         return u.UnanimityResult(agreements, fired)
 
     swap(u, "check", check)
 
 
-@mutant("unan-short-leg-fires", "UNAN-4", "two agreements fire the shortcut despite a short leg")
+@mutant(
+    "unan-short-leg-compared",
+    "UNAN-4",
+    "a leg shorter than three is compared at the positions it has, and two agreements fire",
+)
 def _unan_short() -> None:
     u = _mod("reference.unanimity")
-    original = u.check
 
     def check(bm25: Sequence[str], vector: Sequence[str]) -> Any:
-        result = original(bm25, vector)
-        return u.UnanimityResult(result.agreements, result.agreements >= 2)
+        agreements = builtins.sum(1 for a, b in zip(bm25[:3], vector[:3], strict=False) if a == b)
+        return u.UnanimityResult(agreements, agreements >= 2)
 
     swap(u, "check", check)
 
 
-@mutant("unan-repeats-counted", "UNAN-5", "a repeated id in a top three counts once per entry")
-def _unan_repeats() -> None:
+@mutant(
+    "unan-membership",
+    "UNAN-2",
+    "each of BM25's top three counts when it is anywhere in the vector leg's top three",
+)
+def _unan_membership() -> None:
     u = _mod("reference.unanimity")
 
     def check(bm25: Sequence[str], vector: Sequence[str]) -> Any:
@@ -1382,14 +1465,19 @@ def _pipe_topk_first() -> None:
     set_attr(pipe, "rerank_head", cut_rerank)
 
 
-@mutant("pipe-zero-means-default", "PIPE-1", "an integer field of 0 means its default (the anchor)")
-def _pipe_zero_default() -> None:
+@mutant(
+    "pipe-fraction-truncated",
+    "PIPE-1",
+    "a request integer above 0 that is not whole is truncated (60.5 → 60), not rejected",
+)
+def _pipe_fraction_truncated() -> None:
     req = _mod("reference.request")
     original = req._positive_int
 
     def positive_int(obj: Mapping[str, Any], name: str) -> int:
-        if obj.get(name) == 0 and not isinstance(obj.get(name), bool):
-            return int(req.DEFAULTS[name])
+        value = obj.get(name)
+        if isinstance(value, float) and value > 0 and not value.is_integer():
+            return int(value) if int(value) >= 1 else int(req.DEFAULTS[name])
         return int(original(obj, name))
 
     set_attr(req, "_positive_int", positive_int)
@@ -1435,7 +1523,7 @@ def _rrf_sum_ascending() -> None:
 @mutant(
     "rrf-sum-in-list-order",
     "RRF-7",
-    "an item's contributions are summed in list order (the exact order is still right)",
+    "an item's contributions are summed in list order (ties still broken by path, id)",
 )
 def _rrf_sum_in_list_order() -> None:
     _rrf_sum_list_order()
@@ -1538,35 +1626,50 @@ def _numbers_15_digits() -> None:
 
 
 @mutant(
-    "rrf-merge-equal-rank-first-list",
-    "RRF-10",
-    "between occurrences of equal rank, the first list's value wins, not the smallest",
+    "rrf-path-equal-rank-first-list",
+    "RRF-13",
+    "between paths of equal rank, the first list's wins, not the smallest by code point",
 )
-def _rrf_equal_rank_first() -> None:
-    def best_value(values: Sequence[tuple[int, str]]) -> str:
-        present = [(rank, i, v) for i, (rank, v) in enumerate(values) if v != ""]
-        return min(present)[2] if present else ""
+def _rrf_path_equal_rank_first() -> None:
+    def better_path(rank: int, path: str, best: tuple[int, str] | None) -> bool:
+        return path != "" and (best is None or rank < best[0])
 
-    swap(_mod("reference.rrf"), "_best_value", best_value)
+    swap(_mod("reference.rrf"), "better_path", better_path)
+
+
+@mutant(
+    "rrf-path-first-seen",
+    "RRF-13",
+    "the path is the first sighting's, never updated (the anchor's bucket), so disputed "
+    "paths make ties follow list order",
+)
+def _rrf_path_first_seen() -> None:
+    def better_path(rank: int, path: str, best: tuple[int, str] | None) -> bool:
+        return best is None and path != ""
+
+    swap(_mod("reference.rrf"), "better_path", better_path)
 
 
 @mutant(
     "rrf-metadata-empty-keys-dropped",
-    "RRF-10",
+    "RRF-14",
     "a metadata key whose every value is empty is dropped instead of kept with \"\"",
 )
 def _rrf_empty_keys() -> None:
     r = _mod("reference.rrf")
-    original = r.merge
+    original = r.fuse
 
-    def merge(occurrences: Sequence[tuple[int, Any]]) -> Any:
-        out = original(occurrences)
-        return replace(out, metadata={k: v for k, v in out.metadata.items() if v != ""})
+    def fuse(lists: Sequence[Any], k: int = r.DEFAULT_K) -> list[Any]:
+        out = []
+        for f in original(lists, k):
+            meta = {key: v for key, v in f.candidate.metadata.items() if v != ""}
+            out.append(replace(f, candidate=replace(f.candidate, metadata=meta)))
+        return out
 
-    swap(r, "merge", merge)
+    swap(r, "fuse", fuse)
 
 
-@mutant("rrf-whole-float-k-rejected", "RRF-1", "k = 60.0 is rejected because it is a float")
+@mutant("rrf-whole-float-k-rejected", "RRF-15", "k = 60.0 is rejected because it is a float")
 def _rrf_float_k() -> None:
     r = _mod("reference.rrf")
     original = r.check_k
@@ -1686,6 +1789,36 @@ def _tri_duplicate_ids() -> None:
 )
 def _tri_default_k() -> None:
     set_attr(_mod("conformance.ops.ladder"), "DEFAULT_CANDIDATE_K", 10)
+
+
+@mutant(
+    "tri-candidate-k-zero-rejected",
+    "TRI-7",
+    "trigram_search rejects candidateK <= 0 (the 2.x reading) instead of using 60",
+)
+def _tri_k_zero_rejected() -> None:
+    ladder = _mod("conformance.ops.ladder")
+    types = _mod("reference.types")
+
+    def candidate_k(inp: Any) -> int:
+        value = types.optional(inp, "candidateK", ladder.DEFAULT_CANDIDATE_K)
+        return int(types.whole_number(value, "candidateK"))
+
+    set_attr(ladder, "_candidate_k", candidate_k)
+
+
+@mutant(
+    "rerank-top-n-zero-rejected",
+    "RERANK-1",
+    "the rerank operation rejects rerankTopN <= 0 (the 2.x reading) instead of using 20",
+)
+def _rerank_top_n_zero_rejected() -> None:
+    types = _mod("reference.types")
+    swap(
+        _mod("reference.rerank"),
+        "check_top_n",
+        lambda value: int(types.whole_number(value, "rerankTopN")),
+    )
 
 
 @mutant(

@@ -83,16 +83,16 @@ func ParseRequest(v any) (*Request, error) {
 	default:
 		return nil, invalid("unknown mode %q", r.Mode)
 	}
-	if r.TopK, err = optInt(m, "topK", 10, 1); err != nil {
+	if r.TopK, err = optIntOrDefault(m, "topK", 10); err != nil {
 		return nil, err
 	}
-	if r.CandidateK, err = optInt(m, "candidateK", 60, 1); err != nil {
+	if r.CandidateK, err = optIntOrDefault(m, "candidateK", 60); err != nil {
 		return nil, err
 	}
-	if r.RerankTopN, err = optInt(m, "rerankTopN", 20, 1); err != nil {
+	if r.RerankTopN, err = optIntOrDefault(m, "rerankTopN", 20); err != nil {
 		return nil, err
 	}
-	if r.K, err = optInt(m, "rrfK", 60, 1); err != nil {
+	if r.K, err = optIntOrDefault(m, "rrfK", 60); err != nil {
 		return nil, err
 	}
 	if wv, ok := present(m, "weights"); ok {

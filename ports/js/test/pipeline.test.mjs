@@ -41,9 +41,18 @@ test('hybrid worked example (PIPE)', () => {
 
 test('request validation (PIPE-1, PIPE-2)', () => {
   const b = scriptedBackends({});
-  for (const bad of [{ query: '\u200b ' }, { query: 'x', topK: 0 }, { query: 'x', top_k: 3 }, { query: 'x', mode: 'fast' }, { query: 'x', weights: { bm25: -1 } }]) {
+  for (const bad of [{ query: '\u200b ' }, { query: 'x', topK: 0.5 }, { query: 'x', top_k: 3 }, { query: 'x', mode: 'fast' }, { query: 'x', weights: { bm25: -1 } }]) {
     assert.throws(() => search(bad, b), { kind: 'invalid_input' }, JSON.stringify(bad));
   }
+});
+
+test('integers <= 0 take their defaults (PIPE-13)', () => {
+  const b = scriptedBackends({});
+  const { trace } = search({ query: 'x', topK: 0, candidateK: -5, rerankTopN: -0.5, rrfK: 0 }, b);
+  assert.deepEqual(
+    [trace.request.topK, trace.request.candidateK, trace.request.rerankTopN, trace.request.rrfK],
+    [10, 60, 20, 60],
+  );
 });
 
 test('a leg of weight 0 makes no backend call and has no vote (PIPE-8, UNAN-6)', () => {
