@@ -85,6 +85,15 @@ def uses_graph_leg(op: str, data: Mapping[str, Any]) -> bool:
     return isinstance(weights, dict) and weights.get("graph") is not None
 
 
+def uses_scripted_fts5(op: str, data: Mapping[str, Any]) -> bool:
+    """BACKEND-42: a `search` whose scripted index executes expressions with FTS5."""
+    if op != "search":
+        return False
+    backends = data.get("backends")
+    bm25 = backends.get("bm25") if isinstance(backends, dict) else None
+    return isinstance(bm25, dict) and bm25.get("fts5") is True
+
+
 def enabled_profiles(op: str, data: Mapping[str, Any], spec_dir: Path) -> set[str]:
     """PIPE-10: `profile:NAME` for every profile of the suite (a chapter spec/profiles/NAME.md)
     that a search request enables; a name that is no profile needs nothing (every port
@@ -137,6 +146,8 @@ def detected(op: str, data: Mapping[str, Any], data_dir: Path) -> set[str]:
         out.add(RRF_WEIGHTS)
     if uses_graph_leg(op, data):
         out.add(GRAPH_LEG)
+    if uses_scripted_fts5(op, data):
+        out.add(SQLITE_FTS5)
     out |= enabled_profiles(op, data, data_dir.parent)
     out |= _named_data(op, data, data_dir)
     return out

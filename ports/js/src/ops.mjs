@@ -164,9 +164,13 @@ export const OPS = {
     };
   },
   search(input) {
-    const backends = scriptedBackends(input.backends);
-    if (input.request == null) throw invalid('request is required');
-    return search(input.request, backends);
+    const backends = scriptedBackends(input.backends, corpusModule ? corpusModule.FtsIndex : null);
+    try {
+      if (input.request == null) throw invalid('request is required');
+      return search(input.request, backends);
+    } finally {
+      backends.close();
+    }
   },
   ...BACKEND_OPS,
 };
