@@ -14,6 +14,7 @@ import { normalise, fold, words, cpLength, sortStrings } from './text.mjs';
 import { parse, parseAliases, compileTokens, sanitise } from './query.mjs';
 import { isStopword, stopwordListName } from './stopwords.mjs';
 import { strongestTerm } from './strongest.mjs';
+import { planTexts } from './fanout.mjs';
 import { fuse, validateK, validateWeight } from './rrf.mjs';
 import { trigrams, jaccard, trigramSearch } from './trigram.mjs';
 import { patterns, detect, reweight, checkTableName } from './intent.mjs';
@@ -84,6 +85,12 @@ export const OPS = {
   },
   strongest_term(input) {
     return { term: strongestTerm(requireString(input.query, 'query'), stopwordListName(input.stopwordList)) };
+  },
+  // FANOUT-13: the first-pass query texts
+  fanout_texts(input) {
+    const query = requireString(input.query, 'query');
+    const base = input.base == null ? query : requireString(input.base, 'base');
+    return { texts: planTexts(query, base) };
   },
   rrf(input) {
     requireArray(input.lists, 'lists');
@@ -182,6 +189,7 @@ export const BASE_CAPABILITIES = [
   'intent-table:hrc-1.0',
   'stopwords:hrc-1.0',
   'canonical-fts5',
+  'bm25-fanout', // spec/fanout.md
 ];
 
 // What node-sqlite3-wasm with FTS5 adds: operations and the capability sqlite-fts5.
