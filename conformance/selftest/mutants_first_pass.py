@@ -234,3 +234,67 @@ def _fanout_rows_only_kept() -> None:
         return stopped
 
     set_attr(ladder._Walk, "first_pass", first_pass)
+
+
+# -- what the reranker is shown (spec/rerank.md RERANK-13, RERANK-14) ------------------------
+
+
+def _rerank_text() -> Any:
+    return _mod("reference.rerank_text")
+
+
+@mutant("rerank-text-utf16-cut", "RERANK-14", "the snippet is cut at 280 UTF-16 units")
+def _rerank_text_utf16() -> None:
+    m = _rerank_text()
+
+    def snippet(content: str) -> str:
+        units = " ".join(m.split_whitespace(content)).encode("utf-16-le", "surrogatepass")
+        return units[: 2 * m.SNIPPET_MAX].decode("utf-16-le", "ignore")
+
+    set_attr(m, "snippet", snippet)
+
+
+@mutant(
+    "rerank-text-bytes-ellipsis", "RERANK-14", "the snippet is cut at 280 bytes plus ... (Go SDK)"
+)
+def _rerank_text_bytes() -> None:
+    m = _rerank_text()
+
+    def snippet(content: str) -> str:
+        body = " ".join(m.split_whitespace(content)).encode("utf-8")
+        if len(body) <= m.SNIPPET_MAX:
+            return body.decode("utf-8")
+        return body[: m.SNIPPET_MAX].decode("utf-8", "ignore") + "..."
+
+    set_attr(m, "snippet", snippet)
+
+
+@mutant("rerank-text-uncollapsed", "RERANK-14", "the content snippet is trimmed but not collapsed")
+def _rerank_text_uncollapsed() -> None:
+    m = _rerank_text()
+    set_attr(m, "snippet", lambda content: content.strip(m._WS)[: m.SNIPPET_MAX])
+
+
+@mutant("rerank-text-untrimmed", "RERANK-13", "title and summary are used as given, untrimmed")
+def _rerank_text_untrimmed() -> None:
+    m = _rerank_text()
+
+    def rerank_text(title: str, summary: str, content: str) -> str:
+        if title and summary:
+            return f"{title}\n{summary}"
+        result: str = title or summary or m.snippet(content)
+        return result
+
+    swap(m, "rerank_text", rerank_text)
+
+
+@mutant("rerank-text-summary-first", "RERANK-13", "both present: summary, line feed, title")
+def _rerank_text_summary_first() -> None:
+    m = _rerank_text()
+    original = m.rerank_text
+
+    def rerank_text(title: str, summary: str, content: str) -> str:
+        result: str = original(summary, title, content)
+        return result
+
+    swap(m, "rerank_text", rerank_text)

@@ -33,6 +33,7 @@ func init() {
 		"sanitise":       opSanitise,
 		"strongest_term": opStrongest,
 		"fanout_texts":   opFanoutTexts,
+		"rerank_text":    opRerankText,
 		"rrf":            opRRF,
 	} {
 		handlers[k] = v

@@ -15,6 +15,7 @@ import { parse, parseAliases, compileTokens, sanitise } from './query.mjs';
 import { isStopword, stopwordListName } from './stopwords.mjs';
 import { strongestTerm } from './strongest.mjs';
 import { planTexts } from './fanout.mjs';
+import { rerankText } from './reranktext.mjs';
 import { fuse, validateK, validateWeight } from './rrf.mjs';
 import { trigrams, jaccard, trigramSearch } from './trigram.mjs';
 import { patterns, detect, reweight, checkTableName } from './intent.mjs';
@@ -85,6 +86,11 @@ export const OPS = {
   },
   strongest_term(input) {
     return { term: strongestTerm(requireString(input.query, 'query'), stopwordListName(input.stopwordList)) };
+  },
+  // RERANK-13..15: what a reranker is shown
+  rerank_text(input) {
+    const field = (name) => (input[name] == null ? '' : requireString(input[name], name));
+    return { text: rerankText(field('title'), field('summary'), field('content')) };
   },
   // FANOUT-13: the first-pass query texts
   fanout_texts(input) {
