@@ -13,6 +13,7 @@ from typing import Any
 
 from reference import SPEC_VERSION
 from reference.backends.protocols import Embedder, Index, RerankEntry, Reranker, VectorStore
+from reference.fanout import plan_expressions
 from reference.intent import detect, reweight
 from reference.ladder import Bm25LegResult, plan_ladder, run_bm25_leg
 from reference.modes import ResolvedMode, resolve_mode
@@ -154,10 +155,20 @@ class _Profiles:
                 out.extend(hooks.query_variants(call, query))
         return out
 
-    def rewrite_query(self, query: str) -> str:
+    def rewrite_query(self, query: str, fanout: bool = False) -> str:
+        """PIPE-11; with the fanout a profile with `fanout_base` does not rewrite (FANOUT-15)."""
         for hooks, call in self.calls:
+            if fanout and hooks.fanout_base is not None:
+                continue
             if hooks.rewrite_query is not None:
                 query = hooks.rewrite_query(call, query)
+        return query
+
+    def fanout_base(self, query: str) -> str:
+        """FANOUT-15: the base query of the first pass (the query when no profile has one)."""
+        for hooks, call in self.calls:
+            if hooks.fanout_base is not None:
+                query = hooks.fanout_base(call, query)
         return query
 
     def adjust_weights(self, query: str, weights: dict[str, float]) -> dict[str, float]:
@@ -259,6 +270,10 @@ def _run_bm25(
         raise InvalidInput("the BM25 leg needs an index")
     index = backends.index
     plan = plan_ladder(query, req.aliases, req.stopword_list)
+    first_pass = None
+    if req.bm25_fanout:  # FANOUT-1, FANOUT-13..15
+        base = profiles.fanout_base(query)
+        first_pass = plan_expressions(query, base, req.aliases, req.stopword_list)
 
     def search_bm25(expression: str, limit: int) -> list[Candidate]:
         ask = profiles.leg_search("bm25", limit, lambda n: index.search_bm25(expression, n))
@@ -278,6 +293,7 @@ def _run_bm25(
         trigram_search,
         req.candidate_k,
         not req.skip_retry_ladder,
+        first_pass,
     )
 
 
@@ -298,11 +314,14 @@ class _VariantRun:
     ran_errors: list[dict[str, str] | None]
     #: Stage 5's fused list F_i, set once every variant's legs ran and none failed the call.
     fused: list[Fused] = field(default_factory=list)
+    #: FANOUT-19: the trace has `bm25.firstPass` (the request enables the fanout).
+    fanout: bool = False
 
     def bm25_trace(self) -> dict[str, Any]:
         if self.bm25 is not None:
             return {"ran": True, "skip": None, **self.bm25.trace_json()}
-        return {**_BM25_NOT_RUN, "skip": self.bm25_skip, "attempts": []}
+        not_run = {**_BM25_NOT_RUN, "skip": self.bm25_skip, "attempts": []}
+        return {**not_run, "firstPass": []} if self.fanout else not_run
 
     def lists_json(self) -> list[dict[str, Any]]:
         return [{"name": x.name, "weight": x.weight, "size": len(x.items)} for x in self.lists]
@@ -334,7 +353,7 @@ def _run_variant(
     """PIPE-3 stages 1, 3 and 4 (and the graph leg) for one query variant, with the lists
     stage 5 fuses (PIPE-12); fusion waits until every variant ran (PIPE-7 is checked first)."""
     # 1. Query (DSL), after the profiles' rewrites (PIPE-11).
-    query = profiles.rewrite_query(text)
+    query = profiles.rewrite_query(text, req.bm25_fanout)
     parsed = parse(query, req.aliases, req.stopword_list)
     expression = compile_query(parsed)
     weights = profiles.adjust_weights(
@@ -386,7 +405,7 @@ def _run_variant(
     ]
     return _VariantRun(
         text, query, parsed, expression, bm25, bm25_skip, vleg, gleg, lists,
-        [error for did, error in ran_errors if did],
+        [error for did, error in ran_errors if did], fanout=req.bm25_fanout,
     )
 
 

@@ -47,6 +47,9 @@ class PipelineHooks:
     query_variants: Callable[[ProfileCall, str], list[str]] | None = None
     #: Rewrite the query string before stage 1 (DSL parse); every later stage sees the result.
     rewrite_query: Callable[[ProfileCall, str], str] | None = None
+    #: FANOUT-15: with the BM25 fanout, the base query of the first pass instead of the
+    #: rewrite (a profile that has it does not rewrite the query then).
+    fanout_base: Callable[[ProfileCall, str], str] | None = None
     #: Change the leg weights (`bm25`, `vector`, `graph`) before any leg runs (PIPE-8 applies).
     adjust_weights: Callable[[ProfileCall, str, dict[str, float]], dict[str, float]] | None = None
     #: How many hits a leg asks its backend for (default candidateK).

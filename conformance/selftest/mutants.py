@@ -3987,4 +3987,5 @@ def _gbrain_variants_empty_skipped() -> None:
 
 
 # Profiles' broken ports live in their own modules and register themselves on import.
-import conformance.selftest.mutants_bm25_okapi  # noqa: E402,F401
+import conformance.selftest.mutants_bm25_okapi  # noqa: E402
+import conformance.selftest.mutants_first_pass  # noqa: E402,F401

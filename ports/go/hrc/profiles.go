@@ -42,6 +42,8 @@ type PipelineHooks struct {
 	// QueryVariants is PIPE-12: more variants of the request's query, called once per search.
 	QueryVariants func(c *ProfileCall, query string) []string
 	RewriteQuery  func(c *ProfileCall, query string) string
+	// FanoutBase is FANOUT-15: the first pass's base query with the fanout, instead of a rewrite.
+	FanoutBase    func(c *ProfileCall, query string) string
 	AdjustWeights func(c *ProfileCall, query string, w Weights) Weights
 	// CheckWeights rejects weights with an error (Go's way of raising from adjust_weights,
 	// e.g. scoped-fusion's SCOPE-2 range): the weights the profile receives, before its
@@ -165,10 +167,24 @@ func (p *profileRun) queryVariants(q string) []string {
 	return out
 }
 
-func (p *profileRun) rewriteQuery(q string) string {
+// rewriteQuery is PIPE-11; with the fanout a profile with FanoutBase does not rewrite (FANOUT-15).
+func (p *profileRun) rewriteQuery(q string, fanout bool) string {
 	for _, e := range p.calls {
+		if fanout && e.hooks.FanoutBase != nil {
+			continue
+		}
 		if e.hooks.RewriteQuery != nil {
 			q = e.hooks.RewriteQuery(e.call, q)
+		}
+	}
+	return q
+}
+
+// fanoutBase is FANOUT-15: the base query of the first pass (the query when no profile has one).
+func (p *profileRun) fanoutBase(q string) string {
+	for _, e := range p.calls {
+		if e.hooks.FanoutBase != nil {
+			q = e.hooks.FanoutBase(e.call, q)
 		}
 	}
 	return q

@@ -5,6 +5,7 @@ import { normalise } from './text.mjs';
 import { parse, parseAliases, compileTokens } from './query.mjs';
 import { stopwordListName } from './stopwords.mjs';
 import { runBm25Leg } from './ladder.mjs';
+import { planExpressions } from './fanout.mjs';
 import { fuse } from './rrf.mjs';
 import { reweight, checkTableName } from './intent.mjs';
 import { unanimity } from './unanimity.mjs';
@@ -36,6 +37,7 @@ function weight(v, field) {
 // PIPE-1, PIPE-2
 const KNOWN_FIELDS = new Set([
   'query', 'mode', 'topK', 'candidateK', 'rerankTopN', 'rrfK', 'weights', 'rerank', 'skipRetryLadder', 'aliases',
+  'bm25Fanout',
   'intentTable',
   'stopwordList',
   'profiles',
@@ -73,6 +75,7 @@ export function validateRequest(request) {
     weights,
     rerank: bool(request.rerank, 'rerank', true),
     skipRetryLadder: bool(request.skipRetryLadder, 'skipRetryLadder', false),
+    bm25Fanout: bool(request.bm25Fanout, 'bm25Fanout', false), // FANOUT-1
     // PIPE-1, INTENT-13: a known table name; absent means the anchor table.
     intentTable: checkTableName(request.intentTable, 'request.intentTable'),
   };
@@ -120,7 +123,7 @@ export function variantList(query, profiles) {
 function runVariant(text, ctx) {
   const { req, aliasTable, stopwordList, profiles, backends, effective, graphBackend } = ctx;
   // 1. parse and compile, after the profiles' rewrites (PIPE-11)
-  const query = profiles.rewriteQuery(text);
+  const query = profiles.rewriteQuery(text, req.bm25Fanout); // FANOUT-15: no temporal rewrite with the fanout
   const parsed = parse(query, aliasTable, stopwordList);
   const expression = compileTokens(parsed.tokens);
   const weights = profiles.adjustWeights(query, req.weights); // PIPE-11
@@ -133,9 +136,13 @@ function runVariant(text, ctx) {
 
   // 3. BM25 leg
   let bm25 = { ran: false, attempts: [], usedRetry: false, winningRung: null, hits: [], error: null };
+  if (req.bm25Fanout) bm25.firstPass = []; // FANOUT-19: [] when the leg does not run
   if (bm25Runs) {
     const index = backends.index;
+    // FANOUT-13..15: the plan of the query and its base (the temporal-augmented query)
+    const firstPass = req.bm25Fanout ? planExpressions(query, profiles.fanoutBase(query), aliasTable, stopwordList) : null;
     const leg = runBm25Leg({
+      firstPass,
       query,
       aliasTable,
       compiled: expression,
@@ -219,6 +226,7 @@ function legsJson(run, withGraph) {
       winningRung: run.bm25.winningRung,
       hits: run.bm25.hits.length,
       error: run.bm25.error,
+      ...(run.bm25.firstPass !== undefined ? { firstPass: run.bm25.firstPass } : {}),
     },
     vector: { ran: run.vector.ran, skip: run.vectorSkip, hits: run.vector.hits.length, error: run.vector.error },
   };

@@ -61,8 +61,18 @@ export class ProfileRun {
     return out;
   }
 
-  rewriteQuery(query) {
-    for (const { hooks, call } of this.calls) if (hooks.rewriteQuery) query = hooks.rewriteQuery(call, query);
+  // With the fanout a profile with fanoutBase does not rewrite the query (FANOUT-15).
+  rewriteQuery(query, fanout = false) {
+    for (const { hooks, call } of this.calls) {
+      if (fanout && hooks.fanoutBase) continue;
+      if (hooks.rewriteQuery) query = hooks.rewriteQuery(call, query);
+    }
+    return query;
+  }
+
+  // FANOUT-15: the base query of the first pass (the query when no profile has one).
+  fanoutBase(query) {
+    for (const { hooks, call } of this.calls) if (hooks.fanoutBase) query = hooks.fanoutBase(call, query);
     return query;
   }
 
