@@ -32,6 +32,8 @@ class ProfileCall:
     backend: Any
     #: What the hooks write here becomes `trace.profiles[name]` (PIPE-11).
     trace: dict[str, Any] = field(default_factory=dict)
+    #: What one hook hands a later one during this call (never traced).
+    state: dict[str, Any] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)

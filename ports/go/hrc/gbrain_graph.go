@@ -195,35 +195,44 @@ func gbrainFilterLeg(c *ProfileCall, leg string, hits []Candidate) []Candidate {
 	return out
 }
 
-// gbrainAfterFusion is GBRAIN-17: keep the first fused item of each page.
-// GBRAIN-23: the temporal bypass (and the trace's intent) follows the query this stage sees,
-// variant 0's, re-classified here whatever the variants' classes were.
+// GbrainFusedTop is GBRAIN-25: seed 004's "RRF fusion -> top 30".
+const GbrainFusedTop = 30
+
+// gbrainAfterFusion is GBRAIN-18 (not for temporal queries, GBRAIN-20), then the cut to
+// GbrainFusedTop (GBRAIN-25). GBRAIN-23: the temporal bypass (and the trace's intent) follows
+// the query this stage sees, variant 0's, re-classified here whatever the variants' classes were.
 func gbrainAfterFusion(c *ProfileCall, query string, items []FusedItem) []FusedItem {
 	c.Trace["intent"] = gbrainClassify(query)
 	if c.Trace["intent"] != "temporal" {
 		items = gbrainApplyBoost(c.Options.(gbrainOptions).boost, items)
 	}
+	if len(items) > GbrainFusedTop {
+		items = items[:GbrainFusedTop]
+	}
+	byID := map[string]Candidate{}
+	for _, it := range items {
+		byID[it.Candidate.ID] = it.Candidate
+	}
+	c.State["candidates"] = byID
+	return items
+}
+
+// gbrainAfterRerank is GBRAIN-17 then GBRAIN-21 on the reranked list.
+func gbrainAfterRerank(c *ProfileCall, query string, ids []string, scores []*float64, outcome string) []string {
+	byID := c.State["candidates"].(map[string]Candidate)
+	items := make([]Candidate, len(ids))
+	for i, id := range ids {
+		items[i] = byID[id]
+	}
 	o := c.Options.(gbrainOptions)
 	if o.dedup {
-		seen := map[string]bool{}
-		out := []FusedItem{}
-		for _, it := range items {
-			key := "\x00" + it.Candidate.Path
-			if page, ok := gbrainResolve(it.Candidate.Path, nil); ok {
-				key = page
-			}
-			if !seen[key] {
-				seen[key] = true
-				out = append(out, it)
-			}
-		}
-		items = out
+		items = gbrainDedup(items)
 	}
 	if o.budget > 0 {
 		var used int64
 		kept := 0
 		for _, it := range items {
-			tokens := int64(len(Words(it.Candidate.Content)))
+			tokens := int64(len(Words(it.Content)))
 			if used+tokens > o.budget {
 				break
 			}
@@ -233,7 +242,28 @@ func gbrainAfterFusion(c *ProfileCall, query string, items []FusedItem) []FusedI
 		c.Trace["budget"] = map[string]any{"limit": o.budget, "used": used, "dropped": len(items) - kept}
 		items = items[:kept]
 	}
-	return items
+	out := make([]string, len(items))
+	for i, it := range items {
+		out[i] = it.ID
+	}
+	return out
+}
+
+// gbrainDedup is GBRAIN-17: the first item of each page (page id of its path, or the path).
+func gbrainDedup(items []Candidate) []Candidate {
+	seen := map[string]bool{}
+	out := []Candidate{}
+	for _, it := range items {
+		key := "\x00" + it.Path
+		if page, ok := gbrainResolve(it.Path, nil); ok {
+			key = page
+		}
+		if !seen[key] {
+			seen[key] = true
+			out = append(out, it)
+		}
+	}
+	return out
 }
 
 // gbrainParseBackends is GBRAIN-13: backends.profiles.gbrain {pages, edges?}.
@@ -276,6 +306,16 @@ func gbrainParseBackends(raw any, given bool) (any, error) {
 			d.edges = append(d.edges, edges...)
 		}
 	}
+	// GBRAIN-24: only edges between two indexed pages are stored (the seed's JOIN pages).
+	stored := d.edges[:0:0]
+	for _, e := range d.edges {
+		_, from := d.pages[e.From]
+		_, to := d.pages[e.To]
+		if from && to {
+			stored = append(stored, e)
+		}
+	}
+	d.edges = stored
 	return d, nil
 }
 
@@ -361,6 +401,7 @@ func init() {
 			FilterLeg:     gbrainFilterLeg,
 			GraphBackend:  gbrainGraphBackend,
 			AfterFusion:   gbrainAfterFusion,
+			AfterRerank:   gbrainAfterRerank,
 		},
 	})
 }

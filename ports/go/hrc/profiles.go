@@ -16,6 +16,8 @@ type ProfileCall struct {
 	Options any
 	Backend any
 	Trace   map[string]any
+	// State is what one hook hands a later one during this call (never traced).
+	State map[string]any
 }
 
 // GraphBackend is the graph leg's backend (GRAPH-2).
@@ -140,7 +142,7 @@ func newProfileRun(enabled map[string]any, backendData map[string]any) (*profile
 	run := &profileRun{}
 	for _, name := range names {
 		hooks := Profiles[name].Pipeline
-		call := &ProfileCall{Name: name, Options: enabled[name], Trace: map[string]any{}}
+		call := &ProfileCall{Name: name, Options: enabled[name], Trace: map[string]any{}, State: map[string]any{}}
 		if hooks.ParseBackends != nil {
 			raw, ok := backendData[name]
 			b, err := hooks.ParseBackends(raw, ok && raw != nil)

@@ -14,6 +14,7 @@ from reference.profile_hooks import PipelineHooks
 from .graph_leg import (
     adjust_weights,
     after_fusion,
+    after_rerank,
     filter_leg,
     graph_backend,
     leg_limit,
@@ -23,7 +24,7 @@ from .graph_leg import (
 )
 from .ops import op_extract_links, op_traverse
 
-VERSION = "1.1.0"
+VERSION = "1.2.0"
 
 OPERATIONS = {
     "gbrain.extract_links": op_extract_links,
@@ -39,4 +40,5 @@ PIPELINE = PipelineHooks(
     filter_leg=filter_leg,
     graph_backend=graph_backend,
     after_fusion=after_fusion,
+    after_rerank=after_rerank,
 )

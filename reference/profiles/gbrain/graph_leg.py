@@ -31,6 +31,8 @@ OPTION_FIELDS = frozenset(
 )
 #: GBRAIN-22: at most this many caller-supplied query variants.
 MAX_VARIANTS = 8
+#: GBRAIN-25: seed 004's "RRF fusion → top 30": the fused list is cut to this many.
+FUSED_TOP = 30
 
 
 @dataclass(frozen=True)
@@ -160,40 +162,52 @@ def adjust_weights(call: ProfileCall, query: str, weights: dict[str, float]) -> 
 
 
 def after_fusion(call: ProfileCall, query: str, items: list[Fused]) -> list[Fused]:
-    """GBRAIN-18 (not for temporal queries, GBRAIN-20) then GBRAIN-17: boosts, then dedup.
+    """GBRAIN-18 (not for temporal queries, GBRAIN-20), then the cut to FUSED_TOP (GBRAIN-25).
 
     GBRAIN-23: the class that decides the temporal bypass (and the trace's `intent`) is the
     one of the query this stage sees, variant 0's, whatever the variants' classes were.
+    The kept candidates are handed to `after_rerank` (dedup and budget, GBRAIN-17, GBRAIN-21).
     """
     call.trace["intent"] = classify(query)
     if call.trace["intent"] != "temporal":
         items = boost(call.options, items)
+    items = items[:FUSED_TOP]
+    call.state["candidates"] = {item.id: item.candidate for item in items}
+    return items
+
+
+def after_rerank(
+    call: ProfileCall, query: str, entries: list[tuple[str, float | None]], outcome: str
+) -> list[str]:
+    """GBRAIN-17 then GBRAIN-21 on the reranked list: keep the best chunk, then the budget."""
+    by_id: Mapping[str, Candidate] = call.state["candidates"]
+    items = [by_id[item_id] for item_id, _ in entries]
     if call.options.dedup:
         items = dedup(items)
     if call.options.token_budget is not None:
         items = within_budget(call, call.options.token_budget, items)
-    return items
+    return [item.id for item in items]
 
 
-def dedup(items: list[Fused]) -> list[Fused]:
-    """GBRAIN-17: the first fused item of each page (page id of its path, or the path)."""
+def dedup(items: list[Candidate]) -> list[Candidate]:
+    """GBRAIN-17: the first item of each page (page id of its path, or the path)."""
     seen: set[str] = set()
-    out: list[Fused] = []
+    out: list[Candidate] = []
     for item in items:
-        page = page_of_path(item.candidate.path)
-        key = item.candidate.path if page is None else page
+        page = page_of_path(item.path)
+        key = item.path if page is None else page
         if key not in seen:
             seen.add(key)
             out.append(item)
     return out
 
 
-def within_budget(call: ProfileCall, budget: int, items: list[Fused]) -> list[Fused]:
+def within_budget(call: ProfileCall, budget: int, items: list[Candidate]) -> list[Candidate]:
     """GBRAIN-21: the longest prefix whose TEXT-7 word count of contents fits the budget."""
     used = 0
     kept = 0
     for item in items:
-        tokens = len(words(item.candidate.content))
+        tokens = len(words(item.content))
         if used + tokens > budget:
             break
         used += tokens
@@ -224,7 +238,12 @@ def parse_graph_data(obj: Any | None) -> GraphData | None:
         edges = edges_from_json(obj["edges"], f"{where}.edges")
     else:
         edges = [e for page in pages for e in extract_links(page.path, page.content)[1]]
-    return GraphData(by_page, edges)
+    return GraphData(by_page, stored_edges(edges, by_page))
+
+
+def stored_edges(edges: Sequence[Edge], pages: Mapping[str, Candidate]) -> list[Edge]:
+    """GBRAIN-24: only edges between two indexed pages are stored (the seed's JOIN pages)."""
+    return [e for e in edges if e.source in pages and e.target in pages]
 
 
 def _names(page_id: str, page: Candidate) -> list[list[str]]:

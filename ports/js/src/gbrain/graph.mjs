@@ -100,31 +100,45 @@ export function filterLeg(call, leg, hits) {
   return hits.filter((h) => !prefixes.some((p) => h.path.startsWith(p)));
 }
 
-// GBRAIN-17: keep the first fused item of each page.
+// GBRAIN-19, GBRAIN-20: classify the query, record it, route the graph weight.
 export function adjustWeights(call, query, weights) {
   const intent = classify(query);
   call.trace.intent = intent;
   return routeWeights(intent, weights);
 }
 
-// GBRAIN-18 (not for temporal queries, GBRAIN-20), then GBRAIN-17.
+// GBRAIN-25: seed 004's "RRF fusion -> top 30".
+export const FUSED_TOP = 30;
+
+// GBRAIN-18 (not for temporal queries, GBRAIN-20), then the cut to FUSED_TOP (GBRAIN-25).
 // GBRAIN-23: the temporal bypass (and the trace's intent) follows the query this stage sees,
 // variant 0's, re-classified here whatever the variants' classes were.
 export function afterFusion(call, query, items) {
   call.trace.intent = classify(query);
   if (call.trace.intent !== 'temporal') items = applyBoost(call.options.boost, items);
-  if (call.options.dedup) {
-    const seen = new Set();
-    items = items.filter((item) => {
-      const page = pageOfPath(item.path);
-      const key = page === null ? `\u0000${item.path}` : page;
-      if (seen.has(key)) return false;
-      seen.add(key);
-      return true;
-    });
-  }
-  if (call.options.tokenBudget !== null) items = withinBudget(call, call.options.tokenBudget, items);
+  items = items.slice(0, FUSED_TOP);
+  call.state = { byId: new Map(items.map((item) => [item.id, item])) };
   return items;
+}
+
+// GBRAIN-17 then GBRAIN-21 on the reranked list: keep the best chunk, then the budget.
+export function afterRerank(call, query, entries) {
+  let items = entries.map(({ id }) => call.state.byId.get(id));
+  if (call.options.dedup) items = dedupByPage(items);
+  if (call.options.tokenBudget !== null) items = withinBudget(call, call.options.tokenBudget, items);
+  return items.map((item) => item.id);
+}
+
+// GBRAIN-17: the first item of each page (page id of its path, or the path).
+export function dedupByPage(items) {
+  const seen = new Set();
+  return items.filter((item) => {
+    const page = pageOfPath(item.path);
+    const key = page === null ? `\u0000${item.path}` : page;
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
 }
 
 // GBRAIN-21: the longest prefix whose TEXT-7 word count of contents fits the budget.
@@ -160,7 +174,8 @@ export function parseGraphData(raw) {
   const edges = raw.edges !== undefined && raw.edges !== null
     ? edgesFromJson(raw.edges, `${where}.edges`)
     : pages.flatMap((page) => extractLinks(page.path, page.content).edges);
-  return { pages: byPage, edges };
+  // GBRAIN-24: only edges between two indexed pages are stored (the seed's JOIN pages).
+  return { pages: byPage, edges: edges.filter((e) => byPage.has(e.from) && byPage.has(e.to)) };
 }
 
 // GBRAIN-14: a page's names as word lists.

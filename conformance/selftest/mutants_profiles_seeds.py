@@ -1,0 +1,87 @@
+"""Broken ports that follow the old (2.2.0) readings issue 25 replaced by the seeds' own,
+registered on import: each is a port written to the earlier chapter text, which the suite
+must now fail.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from types import ModuleType
+from typing import Any
+
+from conformance.selftest.mutants import _mod, mutant, set_attr, swap
+
+
+def _gbrain(name: str) -> ModuleType:
+    return _mod(f"reference.profiles.gbrain.{name}")
+
+
+def _gbrain_hooks(**changes: Any) -> None:
+    package = _mod("reference.profiles.gbrain")
+    set_attr(package, "PIPELINE", replace(package.PIPELINE, **changes))
+
+
+@mutant(
+    "gbrain-walks-unindexed-pages",
+    "GBRAIN-24",
+    "every given or extracted edge is walked, through pages that are not indexed (1.1.0)",
+)
+def _gbrain_walks_unindexed() -> None:
+    swap(_gbrain("graph_leg"), "stored_edges", lambda edges, pages: list(edges))
+
+
+@mutant("gbrain-no-top-30-cut", "GBRAIN-25", "the fused list is not cut to the top 30")
+def _gbrain_no_cut() -> None:
+    set_attr(_gbrain("graph_leg"), "FUSED_TOP", 2**62)
+
+
+@mutant(
+    "gbrain-dedup-before-rerank",
+    "GBRAIN-17",
+    "dedup keeps the first fused chunk of a page, before the reranker (1.1.0)",
+)
+def _gbrain_dedup_before_rerank() -> None:
+    graph = _gbrain("graph_leg")
+    original = graph.after_fusion
+
+    def after_fusion(call: Any, query: str, items: Any) -> Any:
+        items = original(call, query, items)
+        if call.options.dedup:
+            kept = {c.id for c in graph.dedup([item.candidate for item in items])}
+            items = [item for item in items if item.id in kept]
+        return items
+
+    _gbrain_hooks(after_fusion=after_fusion)
+
+
+@mutant(
+    "gbrain-budget-before-rerank",
+    "GBRAIN-21",
+    "the token budget counts the fused list, before the reranker (1.1.0)",
+)
+def _gbrain_budget_before_rerank() -> None:
+    graph = _gbrain("graph_leg")
+    original_fusion = graph.after_fusion
+    original_rerank = graph.after_rerank
+
+    def after_fusion(call: Any, query: str, items: Any) -> Any:
+        items = original_fusion(call, query, items)
+        if call.options.dedup:
+            kept = {c.id for c in graph.dedup([item.candidate for item in items])}
+            items = [item for item in items if item.id in kept]
+        if call.options.token_budget is not None:
+            fits = graph.within_budget(
+                call, call.options.token_budget, [item.candidate for item in items]
+            )
+            items = items[: len(fits)]
+        return items
+
+    def after_rerank(call: Any, query: str, entries: Any, outcome: str) -> Any:
+        budget = call.options.token_budget
+        call.options = replace(call.options, token_budget=None)
+        try:
+            return original_rerank(call, query, entries, outcome)
+        finally:
+            call.options = replace(call.options, token_budget=budget)
+
+    _gbrain_hooks(after_fusion=after_fusion, after_rerank=after_rerank)
