@@ -123,6 +123,8 @@ class _VectorLeg:
     skip: str | None = SKIP_MODE
     hits: list[Candidate] = field(default_factory=list)
     error: dict[str, str] | None = None
+    #: PIPE-11: False when the leg ran at weight 0 for a profile: not fused, no vote.
+    fused: bool = True
 
     def trace_json(self) -> dict[str, Any]:
         return {"ran": self.ran, "skip": self.skip, "hits": len(self.hits), "error": self.error}
@@ -169,6 +171,14 @@ class _Profiles:
                 for name, value in weights.items():
                     weights[name] = check_weight(value)
         return weights
+
+    def runs_at_zero_weight(self, leg: str) -> bool:
+        """PIPE-11: whether an enabled profile runs this leg although its weight is 0."""
+        return any(
+            hooks.runs_at_zero_weight(call, leg)
+            for hooks, call in self.calls
+            if hooks.runs_at_zero_weight is not None
+        )
 
     def leg_search(self, leg: str, candidate_k: int, ask: Search) -> Search:
         """PIPE-11: ask for the profiles' limit, filter, then keep `limit` (PIPE-4)."""
@@ -247,7 +257,7 @@ def unanimity_voters(
     bm25: Bm25LegResult | None, vleg: _VectorLeg
 ) -> tuple[list[str], list[str]] | None:
     """UNAN-6, PIPE-8: both legs' hit ids when both legs ran; None (no vote) otherwise."""
-    if bm25 is None or not vleg.ran:
+    if bm25 is None or not vleg.ran or not vleg.fused:
         return None
     return [c.id for c in bm25.hits], [c.id for c in vleg.hits]
 
@@ -345,6 +355,9 @@ def _run_variant(
     # 3. BM25 leg and ladder; a leg of weight 0 makes no backend call at all (PIPE-8).
     bm25_skip = leg_skip(mode.runs_bm25, weights["bm25"])
     vector_skip = leg_skip(mode.runs_vector, weights["vector"])
+    unfused = vector_skip == SKIP_ZERO_WEIGHT and profiles.runs_at_zero_weight("vector")
+    if unfused:
+        vector_skip = None
     graph_skip = leg_skip(graph_in_mode(mode.effective), weights["graph"])  # GRAPH-3
     t = time.perf_counter()
     bm25 = _run_bm25(req, backends, query, profiles) if bm25_skip is None else None
@@ -357,6 +370,7 @@ def _run_variant(
         if vector_skip is None
         else _VectorLeg(skip=vector_skip)
     )
+    vleg.fused = not unfused
     timings["vectorMs"] = timings.get("vectorMs", 0.0) + (time.perf_counter() - t) * 1000
     gleg = _VectorLeg(skip=graph_skip)
     if graph is not None and graph_skip is None:
@@ -376,7 +390,7 @@ def _run_variant(
     # The lists of stage 5.
     ran_lists = {
         "bm25": tuple(bm25.hits) if bm25 is not None else None,
-        "vector": tuple(vleg.hits) if vleg.ran else None,
+        "vector": tuple(vleg.hits) if vleg.ran and vleg.fused else None,
         "graph": tuple(gleg.hits) if gleg.ran else None,
     }
     lists = [

@@ -51,6 +51,9 @@ class PipelineHooks:
     rewrite_query: Callable[[ProfileCall, str], str] | None = None
     #: Change the leg weights (`bm25`, `vector`, `graph`) before any leg runs (PIPE-8 applies).
     adjust_weights: Callable[[ProfileCall, str, dict[str, float]], dict[str, float]] | None = None
+    #: PIPE-8 exception (PIPE-11): True runs the vector leg although its weight is 0; it is
+    #: then neither fused nor a unanimity voter (the profile reads its hits itself).
+    runs_at_zero_weight: Callable[[ProfileCall, str], bool] | None = None
     #: How many hits a leg asks its backend for (default candidateK).
     leg_limit: Callable[[ProfileCall, str, int], int] | None = None
     #: Filter a backend answer (each ladder attempt too) before the candidateK cut (PIPE-4).

@@ -85,3 +85,48 @@ def _gbrain_budget_before_rerank() -> None:
             call.options = replace(call.options, token_budget=budget)
 
     _gbrain_hooks(after_fusion=after_fusion, after_rerank=after_rerank)
+
+
+def _scoped() -> ModuleType:
+    return _mod("reference.profiles.scoped_fusion.hooks")
+
+
+@mutant(
+    "scoped-semantic-short-circuit",
+    "SCOPE-16",
+    "a semantic weight of 0 skips the vector leg too (the core's symmetric PIPE-8, 1.0.0)",
+)
+def _scoped_semantic_short_circuit() -> None:
+    swap(_scoped(), "runs_at_zero_weight", lambda leg: False)
+
+
+@mutant(
+    "scoped-zero-score-by-path",
+    "SCOPE-16",
+    "semantic-only hits at score 0 are ordered by path (the core's tie rule), not semantically",
+)
+def _scoped_zero_by_path() -> None:
+    hooks = _scoped()
+    original = hooks.semantic_at_zero
+
+    def semantic_at_zero(items: Any, semantic: Any) -> Any:
+        return original(items, sorted(semantic, key=lambda c: c.path))
+
+    swap(hooks, "semantic_at_zero", semantic_at_zero)
+
+
+@mutant(
+    "scoped-zero-weight-vector-votes",
+    "SCOPE-16",
+    "the vector leg run at weight 0 still votes in the unanimity shortcut",
+)
+def _scoped_zero_weight_votes() -> None:
+    pipe = _mod("reference.pipeline")
+    original = pipe.unanimity_voters
+
+    def unanimity_voters(bm25: Any, vleg: Any) -> Any:
+        if bm25 is None or not vleg.ran:
+            return None
+        return original(bm25, replace(vleg, fused=True))
+
+    swap(pipe, "unanimity_voters", unanimity_voters)

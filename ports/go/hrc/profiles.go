@@ -49,10 +49,13 @@ type PipelineHooks struct {
 	// e.g. scoped-fusion's SCOPE-2 range): the weights the profile receives, before its
 	// AdjustWeights.
 	CheckWeights func(c *ProfileCall, w Weights) error
-	LegLimit     func(c *ProfileCall, leg string, n int64) int64
-	FilterLeg    func(c *ProfileCall, leg string, hits []Candidate) []Candidate
-	GraphBackend func(c *ProfileCall) GraphBackend
-	AfterFusion  func(c *ProfileCall, query string, items []FusedItem) []FusedItem
+	// RunsAtZeroWeight (PIPE-11) runs the vector leg although its weight is 0; the leg is then
+	// neither fused nor a unanimity voter (the profile reads its hits itself).
+	RunsAtZeroWeight func(c *ProfileCall, leg string) bool
+	LegLimit         func(c *ProfileCall, leg string, n int64) int64
+	FilterLeg        func(c *ProfileCall, leg string, hits []Candidate) []Candidate
+	GraphBackend     func(c *ProfileCall) GraphBackend
+	AfterFusion      func(c *ProfileCall, query string, items []FusedItem) []FusedItem
 	// AfterRerank gets each item's id and rerank score (nil: not reranked) in order and the
 	// rerank outcome; it returns the ids to keep, before the topK cut (PIPE-11).
 	AfterRerank func(c *ProfileCall, query string, ids []string, scores []*float64, outcome string) []string
@@ -225,6 +228,16 @@ func (p *profileRun) legSearch(leg string, candidateK int64,
 		}
 		return firstN(hits, limit), nil
 	}
+}
+
+// runsAtZeroWeight is PIPE-11: whether an enabled profile runs this leg at weight 0.
+func (p *profileRun) runsAtZeroWeight(leg string) bool {
+	for _, e := range p.calls {
+		if e.hooks.RunsAtZeroWeight != nil && e.hooks.RunsAtZeroWeight(e.call, leg) {
+			return true
+		}
+	}
+	return false
 }
 
 func (p *profileRun) graphBackend() GraphBackend {

@@ -124,7 +124,10 @@ function runVariant(text, ctx) {
   const expression = compileTokens(parsed.tokens);
   const weights = profiles.adjustWeights(query, req.weights); // PIPE-11
   const bm25Skip = legSkip(effective === 'bm25' || effective === 'hybrid', weights.bm25);
-  const vectorSkip = legSkip(effective === 'semantic' || effective === 'hybrid', weights.vector);
+  let vectorSkip = legSkip(effective === 'semantic' || effective === 'hybrid', weights.vector);
+  // PIPE-11: a profile may run the vector leg at weight 0; it is then neither fused nor a voter.
+  const vectorUnfused = vectorSkip === 'zero_weight' && profiles.runsAtZeroWeight('vector');
+  if (vectorUnfused) vectorSkip = null;
   const graphSkip = legSkip(effective === 'hybrid', weights.graph); // GRAPH-3
   const bm25Runs = bm25Skip === null;
   const vectorRuns = vectorSkip === null;
@@ -189,11 +192,11 @@ function runVariant(text, ctx) {
   // the lists of stage 5
   const lists = [];
   if (bm25Runs) lists.push({ name: 'bm25', weight: weights.bm25, items: bm25.hits });
-  if (vectorRuns) lists.push({ name: 'vector', weight: weights.vector, items: vector.hits });
+  if (vectorRuns && !vectorUnfused) lists.push({ name: 'vector', weight: weights.vector, items: vector.hits });
   if (graphRuns) lists.push({ name: 'graph', weight: weights.graph, items: graph.hits }); // GRAPH-4
   const ranLegs = [bm25Runs ? bm25 : null, vectorRuns ? vector : null, graphRuns ? graph : null].filter(Boolean);
   return {
-    text, query, parsed, expression, bm25, bm25Runs, bm25Skip, vector, vectorRuns, vectorSkip,
+    text, query, parsed, expression, bm25, bm25Runs, bm25Skip, vector, vectorRuns, vectorSkip, vectorUnfused,
     graph, graphRuns, graphSkip, lists, ranLegs, fused: [],
   };
 }
@@ -276,7 +279,7 @@ export function search(request, backends) {
     reranker,
     topN: req.rerankTopN,
     unanimityFired: () => {
-      if (!bm25Runs || !vectorRuns) return false; // UNAN-6: a vote between two legs that ran
+      if (!bm25Runs || !vectorRuns || first.vectorUnfused) return false; // UNAN-6: a vote between two fused legs that ran
       const u = unanimity(
         bm25.hits.map((h) => h.id),
         vector.hits.map((h) => h.id),

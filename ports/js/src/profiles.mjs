@@ -50,7 +50,7 @@ export class ProfileRun {
       const hooks = PROFILES.get(name).pipeline;
       const raw = backendData ? backendData[name] : undefined;
       const backend = hooks.parseBackends ? hooks.parseBackends(raw ?? undefined) : undefined;
-      this.calls.push({ hooks, call: { name, options, backend, trace: {} } });
+      this.calls.push({ hooks, call: { name, options, backend, trace: {}, state: {} } });
     }
   }
 
@@ -77,6 +77,11 @@ export class ProfileRun {
       weights = { bm25: w.bm25, vector: w.vector, graph: w.graph };
     }
     return weights;
+  }
+
+  // PIPE-11: whether an enabled profile runs this leg although its weight is 0.
+  runsAtZeroWeight(leg) {
+    return this.calls.some(({ hooks, call }) => hooks.runsAtZeroWeight && hooks.runsAtZeroWeight(call, leg));
   }
 
   // PIPE-11: ask for the profiles' limit, filter each answer, then keep `limit` (PIPE-4).

@@ -117,7 +117,7 @@ export function afterFusion(call, query, items) {
   call.trace.intent = classify(query);
   if (call.trace.intent !== 'temporal') items = applyBoost(call.options.boost, items);
   items = items.slice(0, FUSED_TOP);
-  call.state = { byId: new Map(items.map((item) => [item.id, item])) };
+  call.state.byId = new Map(items.map((item) => [item.id, item]));
   return items;
 }
 
