@@ -130,3 +130,14 @@ def _scoped_zero_weight_votes() -> None:
         return original(bm25, replace(vleg, fused=True))
 
     swap(pipe, "unanimity_voters", unanimity_voters)
+
+
+@mutant(
+    "engram-written-dates-only",
+    "ENGRAM-8",
+    "only ISO dates written in the query count, not the days the temporal profile resolves (1.0.0)",
+)
+def _engram_written_dates_only() -> None:
+    dates = _mod("reference.profiles.engram.dates")
+    fold = _mod("reference.text").fold
+    swap(dates, "query_days", lambda query, now: dates.query_dates(fold(query)))

@@ -10,7 +10,7 @@ import (
 )
 
 // ScopedFusionVersion is the profile version this port implements (PROFILE-2).
-const ScopedFusionVersion = "1.1.0"
+const ScopedFusionVersion = "2.0.0"
 
 const (
 	scopeOutOfScope = "out_of_scope"

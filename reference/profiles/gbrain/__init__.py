@@ -24,7 +24,7 @@ from .graph_leg import (
 )
 from .ops import op_extract_links, op_traverse
 
-VERSION = "1.2.0"
+VERSION = "2.0.0"
 
 OPERATIONS = {
     "gbrain.extract_links": op_extract_links,

@@ -6,7 +6,7 @@ import { intentTable } from './routing.mjs';
 import { adjustWeights, afterFusion, afterRerank, defaultExcludes, filterLeg, graphBackend, legLimit, parseGraphData, parseOptions, queryVariants } from './graph.mjs';
 
 export const name = 'gbrain';
-export const version = '1.2.0';
+export const version = '2.0.0';
 
 // GBRAIN-13..23: the profile inside search.
 export const pipeline = {

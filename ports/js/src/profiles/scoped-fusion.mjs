@@ -6,7 +6,7 @@ import { lower, compareCodePoints } from '../text.mjs';
 import * as Q from '../rational.mjs';
 
 export const NAME = 'scoped-fusion';
-export const VERSION = '1.1.0';
+export const VERSION = '2.0.0';
 
 const FIELDS = new Set(['scopes', 'excludeIds', 'headroom', 'maxWeight']);
 export const OUT_OF_SCOPE = 'out_of_scope';
