@@ -172,6 +172,13 @@ class _Profiles:
                     weights[name] = check_weight(value)
         return weights
 
+    def vector_query(self, text: str) -> str:
+        """PIPE-11: the text the vector leg embeds (the normalised query unless a profile says)."""
+        for hooks, call in self.calls:
+            if hooks.vector_query is not None:
+                text = hooks.vector_query(call, text)
+        return text
+
     def runs_at_zero_weight(self, leg: str) -> bool:
         """PIPE-11: whether an enabled profile runs this leg although its weight is 0."""
         return any(
@@ -366,7 +373,7 @@ def _run_variant(
     # 4. Vector leg, then the graph leg (GRAPH-3).
     t = time.perf_counter()
     vleg = (
-        _run_vector_leg(req, backends, parsed.normalised, profiles)
+        _run_vector_leg(req, backends, profiles.vector_query(parsed.normalised), profiles)
         if vector_skip is None
         else _VectorLeg(skip=vector_skip)
     )

@@ -141,3 +141,55 @@ def _engram_written_dates_only() -> None:
     dates = _mod("reference.profiles.engram.dates")
     fold = _mod("reference.text").fold
     swap(dates, "query_days", lambda query, now: dates.query_dates(fold(query)))
+
+
+def _okapi_hooks(**changes: Any) -> None:
+    package = _mod("reference.profiles.bm25_okapi")
+    pipeline = _mod("reference.profiles.bm25_okapi.pipeline")
+    hooks = replace(pipeline.PIPELINE, **changes)
+    set_attr(package, "PIPELINE", hooks)
+    set_attr(pipeline, "PIPELINE", hooks)
+
+
+@mutant("okapi-default-size-eight", "OKAPI-16", "the profile cuts the results to the seed's 8")
+def _okapi_default_eight() -> None:
+    def after_rerank(call: Any, query: str, entries: Any, outcome: str) -> Any:
+        return [item_id for item_id, _ in entries[:8]]
+
+    _okapi_hooks(after_rerank=after_rerank)
+
+
+@mutant("okapi-hyde-ignored", "OKAPI-17", "the document is accepted but the query is embedded")
+def _okapi_hyde_ignored() -> None:
+    _okapi_hooks(vector_query=None)
+
+
+@mutant(
+    "okapi-hyde-replaces-the-query",
+    "OKAPI-17",
+    "the hypothetical document replaces the query for every leg, BM25 included",
+)
+def _okapi_hyde_everywhere() -> None:
+    def rewrite_query(call: Any, query: str) -> str:
+        hypothetical = call.options.hypothetical
+        return query if hypothetical is None else str(hypothetical)
+
+    _okapi_hooks(rewrite_query=rewrite_query)
+
+
+@mutant(
+    "okapi-hyde-not-normalised",
+    "OKAPI-17",
+    "a document empty after normalisation (only spaces and format characters) is accepted",
+)
+def _okapi_hyde_not_normalised() -> None:
+    pipeline = _mod("reference.profiles.bm25_okapi.pipeline")
+    original = pipeline.parse_request
+
+    def parse_request(obj: Any) -> Any:
+        raw = obj.get("hypotheticalDocument")
+        if isinstance(raw, str) and raw != "" and pipeline.normalise(raw) == "":
+            return original({**obj, "hypotheticalDocument": None})
+        return original(obj)
+
+    _okapi_hooks(parse_request=parse_request)

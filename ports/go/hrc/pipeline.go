@@ -362,8 +362,9 @@ func runVariant(text string, c variantCtx) (*variantRun, error) {
 	if v.vSkip != "" {
 		v.vTrace["skip"] = v.vSkip
 	} else {
+		embedded := run.vectorQuery(q) // PIPE-11
 		ask := run.legSearch("vector", r.CandidateK, func(n int64) ([]Candidate, error) {
-			return b.Vector.SearchVector(q, n)
+			return b.Vector.SearchVector(embedded, n)
 		})
 		h, err := ask(r.CandidateK)
 		if err != nil {

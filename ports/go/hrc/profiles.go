@@ -49,6 +49,8 @@ type PipelineHooks struct {
 	// e.g. scoped-fusion's SCOPE-2 range): the weights the profile receives, before its
 	// AdjustWeights.
 	CheckWeights func(c *ProfileCall, w Weights) error
+	// VectorQuery (PIPE-11) is the text the vector leg embeds, given the query (default: it).
+	VectorQuery func(c *ProfileCall, text string) string
 	// RunsAtZeroWeight (PIPE-11) runs the vector leg although its weight is 0; the leg is then
 	// neither fused nor a unanimity voter (the profile reads its hits itself).
 	RunsAtZeroWeight func(c *ProfileCall, leg string) bool
@@ -228,6 +230,16 @@ func (p *profileRun) legSearch(leg string, candidateK int64,
 		}
 		return firstN(hits, limit), nil
 	}
+}
+
+// vectorQuery is PIPE-11: the text the vector leg embeds (the query unless a profile says).
+func (p *profileRun) vectorQuery(text string) string {
+	for _, e := range p.calls {
+		if e.hooks.VectorQuery != nil {
+			text = e.hooks.VectorQuery(e.call, text)
+		}
+	}
+	return text
 }
 
 // runsAtZeroWeight is PIPE-11: whether an enabled profile runs this leg at weight 0.

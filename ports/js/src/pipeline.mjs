@@ -166,9 +166,10 @@ function runVariant(text, ctx) {
   let vector = { ran: false, hits: [], error: null };
   if (vectorRuns) {
     vector = { ran: true, hits: [], error: null };
+    const embedded = profiles.vectorQuery(parsed.normalised); // PIPE-11
     try {
       const ask = profiles.legSearch('vector', req.candidateK, (n) =>
-        backends.vector.search(backends.embedder.embed(parsed.normalised), n));
+        backends.vector.search(backends.embedder.embed(embedded), n));
       vector.hits = ask(req.candidateK).slice(0, req.candidateK);
     } catch (e) {
       vector.error = legError(e);

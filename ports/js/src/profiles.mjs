@@ -79,6 +79,12 @@ export class ProfileRun {
     return weights;
   }
 
+  // PIPE-11: the text the vector leg embeds (the normalised query unless a profile says).
+  vectorQuery(text) {
+    for (const { hooks, call } of this.calls) if (hooks.vectorQuery) text = hooks.vectorQuery(call, text);
+    return text;
+  }
+
   // PIPE-11: whether an enabled profile runs this leg although its weight is 0.
   runsAtZeroWeight(leg) {
     return this.calls.some(({ hooks, call }) => hooks.runsAtZeroWeight && hooks.runsAtZeroWeight(call, leg));
