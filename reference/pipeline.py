@@ -172,6 +172,14 @@ class _Profiles:
                     weights[name] = check_weight(value)
         return weights
 
+    def rerank_enabled(self) -> bool:
+        """PIPE-11: False when an enabled profile switches the reranker off for this call."""
+        return all(
+            hooks.rerank_enabled(call)
+            for hooks, call in self.calls
+            if hooks.rerank_enabled is not None
+        )
+
     def vector_query(self, text: str) -> str:
         """PIPE-11: the text the vector leg embeds (the normalised query unless a profile says)."""
         for hooks, call in self.calls:
@@ -478,7 +486,8 @@ def search(
     timings["fusionMs"] = (time.perf_counter() - t) * 1000
 
     # 7. Unanimity.
-    skip = skip_before_unanimity(req.rerank, backends.reranker is not None, len(reweighted))
+    enabled = req.rerank and profiles.rerank_enabled()  # PIPE-11
+    skip = skip_before_unanimity(enabled, backends.reranker is not None, len(reweighted))
     # UNAN-6, PIPE-8: a vote between two legs that ran; a zero-weight leg has no vote.
     voters = unanimity_voters(bm25, vleg) if skip is None else None
     evaluated = voters is not None

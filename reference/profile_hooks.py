@@ -54,6 +54,8 @@ class PipelineHooks:
     #: PIPE-8 exception (PIPE-11): True runs the vector leg although its weight is 0; it is
     #: then neither fused nor a unanimity voter (the profile reads its hits itself).
     runs_at_zero_weight: Callable[[ProfileCall, str], bool] | None = None
+    #: PIPE-11: False switches the reranker off for the call (outcome `disabled`, RERANK-10).
+    rerank_enabled: Callable[[ProfileCall], bool] | None = None
     #: PIPE-11: the text the vector leg embeds, given the normalised query (default: it).
     vector_query: Callable[[ProfileCall, str], str] | None = None
     #: How many hits a leg asks its backend for (default candidateK).

@@ -333,3 +333,33 @@ def test_cli_index_reports_links_and_search_runs_the_graph_leg(
     trace = json.loads(capsys.readouterr().out)["trace"]
     assert trace["profiles"]["gbrain"] == {"intent": "entity", "seeds": ["acme"], "reached": 2}
     assert trace["graph"]["hits"] == 2
+
+
+def test_mode_bundles_preset_expansion_reranker_and_budget() -> None:
+    """GBRAIN-26 GBRAIN-27 The seed's switches, the kit's budgets; explicit options win; the
+    trace says what is in force; an unknown bundle or a non-boolean switch is invalid."""
+    from reference.profiles.gbrain.graph_leg import query_variants, rerank_enabled
+
+    expected = {
+        "conservative": (False, False, 4000),
+        "balanced": (False, True, 8000),
+        "tokenmax": (True, True, 16000),
+    }
+    for name, (expansion, reranker, budget) in expected.items():
+        options = PIPELINE.parse_request({"bundle": name, "variants": ["v"]})
+        call = ProfileCall("gbrain", options, None)
+        assert query_variants(call, "q") == (["v"] if expansion else [])
+        assert rerank_enabled(call) is reranker
+        assert call.trace["bundle"] == {
+            "name": name, "expansion": expansion, "reranker": reranker, "tokenBudget": budget,
+        }
+    plain = ProfileCall("gbrain", PIPELINE.parse_request({"variants": ["v"]}), None)
+    assert query_variants(plain, "q") == ["v"] and rerank_enabled(plain)
+    assert "bundle" not in plain.trace and plain.options.token_budget is None
+    mixed = PIPELINE.parse_request(
+        {"bundle": "balanced", "expansion": True, "reranker": False, "tokenBudget": 2}
+    )
+    assert (mixed.expansion, mixed.reranker, mixed.token_budget) == (True, False, 2)
+    for bad in ({"bundle": "fast"}, {"bundle": "balanced", "reranker": "yes"}, {"expansion": 1}):
+        with pytest.raises(InvalidInput):
+            PIPELINE.parse_request(bad)

@@ -193,3 +193,74 @@ def _okapi_hyde_not_normalised() -> None:
         return original(obj)
 
     _okapi_hooks(parse_request=parse_request)
+
+
+@mutant("gbrain-bundle-ignored", "GBRAIN-26", "the bundle is accepted but presets nothing")
+def _gbrain_bundle_ignored() -> None:
+    graph = _gbrain("graph_leg")
+    original = graph.parse_options
+
+    def parse_options(obj: Any) -> Any:
+        options = original({k: v for k, v in obj.items() if k != "bundle"})
+        return replace(options, bundle=obj.get("bundle"))
+
+    swap(graph, "parse_options", parse_options)
+    _gbrain_hooks(parse_request=parse_options)
+
+
+@mutant(
+    "gbrain-expansion-always-on",
+    "GBRAIN-26",
+    "the caller's variants run in every bundle (expansion is not switched)",
+)
+def _gbrain_expansion_always() -> None:
+    graph = _gbrain("graph_leg")
+    original = graph.query_variants
+
+    def query_variants(call: Any, query: str) -> Any:
+        original(call, query)
+        return list(call.options.variants)
+
+    _gbrain_hooks(query_variants=query_variants)
+
+
+@mutant(
+    "gbrain-bundle-budgets-in-characters",
+    "GBRAIN-27",
+    "the bundles' budgets are another scale (×4, characters rather than words)",
+)
+def _gbrain_bundle_budgets() -> None:
+    graph = _gbrain("graph_leg")
+    bundles = {
+        name: replace(b, token_budget=b.token_budget * 4) for name, b in graph.BUNDLES.items()
+    }
+    set_attr(graph, "BUNDLES", bundles)
+
+
+@mutant(
+    "gbrain-bundle-overrides-options",
+    "GBRAIN-27",
+    "the bundle's switches win over the caller's expansion and reranker options",
+)
+def _gbrain_bundle_wins() -> None:
+    graph = _gbrain("graph_leg")
+    original = graph.parse_options
+
+    def parse_options(obj: Any) -> Any:
+        options = original(obj)
+        preset = graph.BUNDLES.get(obj.get("bundle"))
+        if preset is None:
+            return options
+        return replace(options, expansion=preset.expansion, reranker=preset.reranker)
+
+    swap(graph, "parse_options", parse_options)
+    _gbrain_hooks(parse_request=parse_options)
+
+
+@mutant(
+    "gbrain-conservative-keeps-reranker",
+    "GBRAIN-27",
+    "the reranker stays on in every bundle (only balanced is named by the seed)",
+)
+def _gbrain_reranker_always() -> None:
+    _gbrain_hooks(rerank_enabled=None)

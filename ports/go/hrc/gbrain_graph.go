@@ -24,6 +24,22 @@ type gbrainOptions struct {
 	budget  int64         // GBRAIN-21, 0 = no budget
 	// variants are the caller's query variants (GBRAIN-22).
 	variants []string
+	// bundle is GBRAIN-26's mode bundle ("" none); expansion and reranker its switches.
+	bundle              string
+	expansion, reranker bool
+}
+
+type gbrainBundle struct {
+	expansion, reranker bool
+	budget              int64
+}
+
+// gbrainBundles are GBRAIN-26 (expansion, the balanced reranker: seed 004) and GBRAIN-27
+// (the rest: the kit's).
+var gbrainBundles = map[string]gbrainBundle{
+	"conservative": {false, false, 4000},
+	"balanced":     {false, true, 8000},
+	"tokenmax":     {true, true, 16000},
 }
 
 // gbrainMaxVariants is GBRAIN-22's bound.
@@ -56,7 +72,8 @@ func gbrainParseOptions(m map[string]any) (any, error) {
 	const where = "request.profiles.gbrain"
 	for k := range m {
 		switch k {
-		case "depth", "fanout", "types", "direction", "exclude", "dedup", "boost", "tokenBudget", "variants":
+		case "depth", "fanout", "types", "direction", "exclude", "dedup", "boost", "tokenBudget", "variants",
+			"bundle", "expansion", "reranker":
 		default:
 			return nil, invalid("%s: unknown option %s", where, k)
 		}
@@ -122,6 +139,30 @@ func gbrainParseOptions(m map[string]any) (any, error) {
 			o.variants = append(o.variants, str)
 		}
 	}
+	o.expansion, o.reranker = true, true
+	if v, ok := present(m, "bundle"); ok { // GBRAIN-26, GBRAIN-27
+		name, isStr := v.(string)
+		preset, known := gbrainBundles[name]
+		if !isStr || !known {
+			return nil, invalid("%s.bundle must be conservative, balanced or tokenmax", where)
+		}
+		o.bundle, o.expansion, o.reranker = name, preset.expansion, preset.reranker
+		if o.budget == 0 {
+			o.budget = preset.budget
+		}
+	}
+	for _, f := range []struct {
+		name string
+		dst  *bool
+	}{{"expansion", &o.expansion}, {"reranker", &o.reranker}} {
+		if v, ok := present(m, f.name); ok {
+			b, isBool := v.(bool)
+			if !isBool {
+				return nil, invalid("%s.%s must be a boolean", where, f.name)
+			}
+			*f.dst = b
+		}
+	}
 	w, err := gbrainWalkOptions(m, where+".")
 	if err != nil {
 		return nil, err
@@ -132,8 +173,22 @@ func gbrainParseOptions(m map[string]any) (any, error) {
 
 // gbrainQueryVariants is GBRAIN-22: the caller's variants; the core runs and merges them (PIPE-12).
 func gbrainQueryVariants(c *ProfileCall, query string) []string {
-	return c.Options.(gbrainOptions).variants
+	o := c.Options.(gbrainOptions)
+	if o.bundle != "" { // GBRAIN-26: the switches in force
+		var budget any
+		if o.budget > 0 {
+			budget = o.budget
+		}
+		c.Trace["bundle"] = map[string]any{"name": o.bundle, "expansion": o.expansion, "reranker": o.reranker, "tokenBudget": budget}
+	}
+	if !o.expansion {
+		return nil
+	}
+	return o.variants
 }
+
+// gbrainRerankEnabled is GBRAIN-26: the bundle's (or the option's) reranker switch.
+func gbrainRerankEnabled(c *ProfileCall) bool { return c.Options.(gbrainOptions).reranker }
 
 // gbrainApplyBoost is GBRAIN-18: longest prefix's factor, then order by exact value.
 func gbrainApplyBoost(boost []gbrainBoost, items []FusedItem) []FusedItem {
@@ -402,6 +457,7 @@ func init() {
 			GraphBackend:  gbrainGraphBackend,
 			AfterFusion:   gbrainAfterFusion,
 			AfterRerank:   gbrainAfterRerank,
+			RerankEnabled: gbrainRerankEnabled,
 		},
 	})
 }

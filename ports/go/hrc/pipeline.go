@@ -538,7 +538,7 @@ func Search(r *Request, b Backends) (map[string]any, error) {
 	var rep RerankReport
 	order := unchanged(len(adj))
 	switch {
-	case !r.Rerank:
+	case !r.Rerank || !run.rerankEnabled(): // PIPE-11
 		rep.Outcome = "disabled"
 	case b.Reranker == nil:
 		rep.Outcome = "no_reranker"

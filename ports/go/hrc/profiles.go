@@ -49,6 +49,8 @@ type PipelineHooks struct {
 	// e.g. scoped-fusion's SCOPE-2 range): the weights the profile receives, before its
 	// AdjustWeights.
 	CheckWeights func(c *ProfileCall, w Weights) error
+	// RerankEnabled (PIPE-11) false switches the reranker off for the call (outcome disabled).
+	RerankEnabled func(c *ProfileCall) bool
 	// VectorQuery (PIPE-11) is the text the vector leg embeds, given the query (default: it).
 	VectorQuery func(c *ProfileCall, text string) string
 	// RunsAtZeroWeight (PIPE-11) runs the vector leg although its weight is 0; the leg is then
@@ -230,6 +232,16 @@ func (p *profileRun) legSearch(leg string, candidateK int64,
 		}
 		return firstN(hits, limit), nil
 	}
+}
+
+// rerankEnabled is PIPE-11: false when an enabled profile switches the reranker off.
+func (p *profileRun) rerankEnabled() bool {
+	for _, e := range p.calls {
+		if e.hooks.RerankEnabled != nil && !e.hooks.RerankEnabled(e.call) {
+			return false
+		}
+	}
+	return true
 }
 
 // vectorQuery is PIPE-11: the text the vector leg embeds (the query unless a profile says).

@@ -276,7 +276,7 @@ export function search(request, backends) {
     ? { name: backends.reranker.name, rerank: (head) => backends.reranker.rerank(query, head) }
     : null;
   const reranked = applyRerank(afterIntent, {
-    enabled: req.rerank,
+    enabled: req.rerank && profiles.rerankEnabled(), // PIPE-11
     reranker,
     topN: req.rerankTopN,
     unanimityFired: () => {

@@ -79,6 +79,11 @@ export class ProfileRun {
     return weights;
   }
 
+  // PIPE-11: false when an enabled profile switches the reranker off for this call.
+  rerankEnabled() {
+    return this.calls.every(({ hooks, call }) => !hooks.rerankEnabled || hooks.rerankEnabled(call));
+  }
+
   // PIPE-11: the text the vector leg embeds (the normalised query unless a profile says).
   vectorQuery(text) {
     for (const { hooks, call } of this.calls) if (hooks.vectorQuery) text = hooks.vectorQuery(call, text);

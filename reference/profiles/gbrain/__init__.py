@@ -21,6 +21,7 @@ from .graph_leg import (
     parse_graph_data,
     parse_options,
     query_variants,
+    rerank_enabled,
 )
 from .ops import op_extract_links, op_traverse
 
@@ -41,4 +42,5 @@ PIPELINE = PipelineHooks(
     graph_backend=graph_backend,
     after_fusion=after_fusion,
     after_rerank=after_rerank,
+    rerank_enabled=rerank_enabled,
 )

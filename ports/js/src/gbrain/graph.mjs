@@ -8,7 +8,13 @@ import { candidate, isObject, wholeNumber } from '../validate.mjs';
 import { extractLinks, pageOfPath } from './links.mjs';
 import { edgesFromJson, traverse, walkOptions } from './traverse.mjs';
 
-const OPTION_FIELDS = new Set(['depth', 'fanout', 'types', 'direction', 'exclude', 'dedup', 'boost', 'tokenBudget', 'variants']);
+const OPTION_FIELDS = new Set(['depth', 'fanout', 'types', 'direction', 'exclude', 'dedup', 'boost', 'tokenBudget', 'variants', 'bundle', 'expansion', 'reranker']);
+// GBRAIN-26 (expansion, the balanced reranker: seed 004) and GBRAIN-27 (the rest: the kit's).
+export const BUNDLES = {
+  conservative: { expansion: false, reranker: false, tokenBudget: 4000 },
+  balanced: { expansion: false, reranker: true, tokenBudget: 8000 },
+  tokenmax: { expansion: true, reranker: true, tokenBudget: 16000 },
+};
 const MAX_VARIANTS = 8; // GBRAIN-22
 const MAX_INTEGER = 2 ** 31 - 1;
 
@@ -30,12 +36,20 @@ export function parseOptions(obj) {
   else if (!Array.isArray(exclude) || !exclude.every((p) => typeof p === 'string' && p !== '')) {
     throw invalid(`${where}.exclude must be a list of non-empty strings`);
   }
-  let dedup = obj.dedup;
-  if (dedup === undefined || dedup === null) dedup = true;
-  else if (typeof dedup !== 'boolean') throw invalid(`${where}.dedup must be a boolean`);
-  const tokenBudget = obj.tokenBudget === undefined || obj.tokenBudget === null
+  const bundle = obj.bundle ?? null;
+  if (bundle !== null && !Object.hasOwn(BUNDLES, bundle)) throw invalid(`${where}.bundle must be conservative, balanced or tokenmax`);
+  const preset = bundle === null ? null : BUNDLES[bundle];
+  const flag = (name, dflt) => {
+    const v = obj[name];
+    if (v === undefined || v === null) return dflt;
+    if (typeof v !== 'boolean') throw invalid(`${where}.${name} must be a boolean`);
+    return v;
+  };
+  const dedup = flag('dedup', true);
+  let tokenBudget = obj.tokenBudget === undefined || obj.tokenBudget === null
     ? null
     : wholeNumber(obj.tokenBudget, `${where}.tokenBudget`, { min: 1 });
+  if (tokenBudget === null && preset !== null) tokenBudget = preset.tokenBudget;
   return {
     walk: walkOptions(obj, `${where}.`),
     exclude: [...exclude],
@@ -43,6 +57,9 @@ export function parseOptions(obj) {
     boost: boostMap(obj.boost, `${where}.boost`),
     tokenBudget,
     variants: parseVariants(obj.variants, `${where}.variants`),
+    bundle,
+    expansion: flag('expansion', preset === null ? true : preset.expansion),
+    reranker: flag('reranker', preset === null ? true : preset.reranker),
   };
 }
 
@@ -57,8 +74,18 @@ function parseVariants(raw, where) {
 }
 
 // GBRAIN-22: the caller's variants; the core runs and merges them (PIPE-12).
+// GBRAIN-26: only with expansion on; records the bundle in the trace.
 export function queryVariants(call) {
-  return call.options.variants;
+  const o = call.options;
+  if (o.bundle !== null) {
+    call.trace.bundle = { name: o.bundle, expansion: o.expansion, reranker: o.reranker, tokenBudget: o.tokenBudget };
+  }
+  return o.expansion ? o.variants : [];
+}
+
+// GBRAIN-26: the bundle's (or the option's) reranker switch (PIPE-11).
+export function rerankEnabled(call) {
+  return call.options.reranker;
 }
 
 // GBRAIN-18: [[prefix, factor]] longest prefix first; factors finite and > 0.

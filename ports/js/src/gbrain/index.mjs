@@ -3,7 +3,7 @@ import { invalid } from '../errors.mjs';
 import { extractLinks, linkTable } from './links.mjs';
 import { edgesFromJson, traverse, walkOptions } from './traverse.mjs';
 import { intentTable } from './routing.mjs';
-import { adjustWeights, afterFusion, afterRerank, defaultExcludes, filterLeg, graphBackend, legLimit, parseGraphData, parseOptions, queryVariants } from './graph.mjs';
+import { adjustWeights, afterFusion, afterRerank, rerankEnabled, defaultExcludes, filterLeg, graphBackend, legLimit, parseGraphData, parseOptions, queryVariants } from './graph.mjs';
 
 export const name = 'gbrain';
 export const version = '2.0.0';
@@ -19,6 +19,7 @@ export const pipeline = {
   graphBackend,
   afterFusion,
   afterRerank,
+  rerankEnabled,
 };
 
 export function load() {
