@@ -249,6 +249,13 @@ def test_excludes_filter_before_the_cut_and_dedup_keeps_the_best() -> None:
     off = ProfileCall("gbrain", PIPELINE.parse_request({"dedup": False}), None)
     after_fusion(off, "q", fused)
     assert len(after_rerank(off, "q", reranked, "reranked")) == 3
+    budget = ProfileCall("gbrain", PIPELINE.parse_request({"tokenBudget": 1}), None)
+    two = (Candidate("a#0", "a.md", content="x"), Candidate("a#1", "a.md", content="y"),
+           Candidate("b", "b.md", content="z"))
+    after_fusion(budget, "q", fuse([RankedList("bm25", 1.0, two)]))
+    # GBRAIN-21 before GBRAIN-17 (seed 004's order): a#1 uses up the budget before dedup.
+    assert after_rerank(budget, "q", [("a#0", None), ("a#1", None), ("b", None)], "x") == ["a#0"]
+    assert budget.trace["budget"] == {"limit": 1, "used": 1, "dropped": 2}
 
 
 def test_fused_list_is_cut_to_the_top_30() -> None:

@@ -30,6 +30,26 @@ def _gbrain_walks_unindexed() -> None:
     swap(_gbrain("graph_leg"), "stored_edges", lambda edges, pages: list(edges))
 
 
+@mutant(
+    "gbrain-dedup-before-budget",
+    "GBRAIN-21",
+    "dedup runs before the token budget, so a dropped chunk never counts (the 2.0 draft's order)",
+)
+def _gbrain_dedup_before_budget() -> None:
+    graph = _gbrain("graph_leg")
+
+    def after_rerank(call: Any, query: str, entries: Any, outcome: str) -> Any:
+        by_id = call.state["candidates"]
+        items = [by_id[item_id] for item_id, _ in entries]
+        if call.options.dedup:
+            items = graph.dedup(items)
+        if call.options.token_budget is not None:
+            items = graph.within_budget(call, call.options.token_budget, items)
+        return [item.id for item in items]
+
+    _gbrain_hooks(after_rerank=after_rerank)
+
+
 @mutant("gbrain-no-top-30-cut", "GBRAIN-25", "the fused list is not cut to the top 30")
 def _gbrain_no_cut() -> None:
     set_attr(_gbrain("graph_leg"), "FUSED_TOP", 2**62)

@@ -272,7 +272,8 @@ func gbrainAfterFusion(c *ProfileCall, query string, items []FusedItem) []FusedI
 	return items
 }
 
-// gbrainAfterRerank is GBRAIN-17 then GBRAIN-21 on the reranked list.
+// gbrainAfterRerank is GBRAIN-21 then GBRAIN-17 on the reranked list, in seed 004's order:
+// the budget, then dedup keeps the best reranked chunk of each page.
 func gbrainAfterRerank(c *ProfileCall, query string, ids []string, scores []*float64, outcome string) []string {
 	byID := c.State["candidates"].(map[string]Candidate)
 	items := make([]Candidate, len(ids))
@@ -280,9 +281,6 @@ func gbrainAfterRerank(c *ProfileCall, query string, ids []string, scores []*flo
 		items[i] = byID[id]
 	}
 	o := c.Options.(gbrainOptions)
-	if o.dedup {
-		items = gbrainDedup(items)
-	}
 	if o.budget > 0 {
 		var used int64
 		kept := 0
@@ -296,6 +294,9 @@ func gbrainAfterRerank(c *ProfileCall, query string, ids []string, scores []*flo
 		}
 		c.Trace["budget"] = map[string]any{"limit": o.budget, "used": used, "dropped": len(items) - kept}
 		items = items[:kept]
+	}
+	if o.dedup {
+		items = gbrainDedup(items)
 	}
 	out := make([]string, len(items))
 	for i, it := range items {

@@ -230,13 +230,14 @@ def after_fusion(call: ProfileCall, query: str, items: list[Fused]) -> list[Fuse
 def after_rerank(
     call: ProfileCall, query: str, entries: list[tuple[str, float | None]], outcome: str
 ) -> list[str]:
-    """GBRAIN-17 then GBRAIN-21 on the reranked list: keep the best chunk, then the budget."""
+    """GBRAIN-21 then GBRAIN-17 on the reranked list, in seed 004's order: the budget, then
+    dedup keeps the best reranked chunk of each page."""
     by_id: Mapping[str, Candidate] = call.state["candidates"]
     items = [by_id[item_id] for item_id, _ in entries]
-    if call.options.dedup:
-        items = dedup(items)
     if call.options.token_budget is not None:
         items = within_budget(call, call.options.token_budget, items)
+    if call.options.dedup:
+        items = dedup(items)
     return [item.id for item in items]
 
 

@@ -148,11 +148,11 @@ export function afterFusion(call, query, items) {
   return items;
 }
 
-// GBRAIN-17 then GBRAIN-21 on the reranked list: keep the best chunk, then the budget.
+// GBRAIN-21 then GBRAIN-17 on the reranked list, in seed 004's order: the budget, then dedup.
 export function afterRerank(call, query, entries) {
   let items = entries.map(({ id }) => call.state.byId.get(id));
-  if (call.options.dedup) items = dedupByPage(items);
   if (call.options.tokenBudget !== null) items = withinBudget(call, call.options.tokenBudget, items);
+  if (call.options.dedup) items = dedupByPage(items);
   return items.map((item) => item.id);
 }
 
