@@ -424,6 +424,11 @@ def cmd_regen(args: argparse.Namespace) -> int:
         cases = [c for c in cases if c.derived_from is None]  # DSL-23: same file node as base
     except (CaseFileError, SelectionError, AuthorityError) as exc:
         return errors.emit("regen", str(exc))
+    from conformance.kitpaths import shadowed_golden
+
+    shadowed = shadowed_golden(args.golden)
+    if shadowed is not None:
+        errors.warn("regen", shadowed)
     changes, problems = plan(cases, registry())
     try:
         edits = apply(changes)

@@ -13,7 +13,6 @@ import tempfile
 import unicodedata
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from importlib import metadata
 from pathlib import Path
 from typing import Any, TextIO
 
@@ -43,10 +42,10 @@ _SHOW_STDERR = frozenset({"errored", "crashed", "timed_out", "protocol_violation
 
 
 def kit_version() -> str:
-    try:
-        return metadata.version("hybrid-retrieval-conformance")
-    except metadata.PackageNotFoundError:
-        return "0+unknown"
+    """The kit's version: the spec version it ships (`conformance.__version__`)."""
+    from conformance import __version__
+
+    return __version__
 
 
 @dataclass(frozen=True)
@@ -58,14 +57,23 @@ class SuiteInfo:
     profiles: dict[str, str] = field(default_factory=dict)
     #: clause id -> authority, from the suite's spec/authority.json (PROTO-48).
     authorities: Mapping[str, str] = field(default_factory=dict)
+    #: a `golden/` in the working directory that this run does not read, as a warning.
+    shadowed: str | None = None
 
     @classmethod
     def for_cases(cls, suite: list[Case], golden: Path | None) -> SuiteInfo:
+        from conformance.kitpaths import shadowed_golden
         from reference import SPEC_VERSION
 
         where = str(golden if golden is not None else golden_dir())
         index = authority.index_for(profiles_mod.spec_dir_for(golden))
-        return cls(SPEC_VERSION, len(suite), where, suite_profiles(suite, golden), index)
+        return cls(SPEC_VERSION, len(suite), where, suite_profiles(suite, golden), index,
+                   shadowed_golden(golden))
+
+    def header(self, selected: int) -> str:
+        """`golden: DIR (N of M cases, spec X)`: which suite ran."""
+        return (f"golden: {self.golden} ({selected} of {self.case_count} cases, "
+                f"spec {self.spec_version})")
 
 
 def footer(counts: dict[str, int], data_failed: bool = False, unmet: int = 0) -> str:
@@ -108,11 +116,11 @@ def run_summary(run: RunResult) -> dict[str, Any]:
     """The summary of a whole run."""
     data_failed = run.data_check is not None and run.data_check.failed
     unmet = sum(not v.met for v in run.requirements)
-    return summary(run.counts(), data_failed, unmet, run.aborted is not None)
+    return summary(run.counts(), data_failed, unmet, run.aborted is not None or run.interrupted)
 
 
 def _spec_warnings(run: RunResult, suite: SuiteInfo) -> list[str]:
-    warnings: list[str] = []
+    warnings: list[str] = [suite.shadowed] if suite.shadowed else []
     if run.hello is not None:
         theirs = run.hello.spec_version.split(".")[0]
         ours = suite.spec_version.split(".")[0]
@@ -246,6 +254,8 @@ def build(run: RunResult, suite: SuiteInfo) -> dict[str, Any]:
         document["authority"] = authority_counts(run, suite)
     if run.aborted is not None:
         document["aborted"] = {"message": run.aborted[0], "stderr": list(run.aborted[1])}
+    if run.interrupted:
+        document["interrupted"] = True
     if run.requirements:
         document["require"] = [v.to_json() for v in run.requirements]
     if run.data_check is not None:
@@ -377,6 +387,8 @@ def render_text(run: RunResult, suite: SuiteInfo, repro: str, quiet: bool = Fals
     Every line but the footer carries escaped text only, so the footer is the one line that
     starts with `hrc: ` (PROTO-37)."""
     parts: list[str] = []
+    if not quiet:
+        parts.append(printable(suite.header(len(run.results))) + "\n")
     if run.hello is not None and not quiet:
         h = run.hello
         parts.append(
@@ -454,17 +466,24 @@ def data_block(run: RunResult) -> str:
 
 
 def profile_lines(run: RunResult, suite: SuiteInfo) -> str:
-    """One line per profile of the suite: version, declared or not, passed/total."""
+    """One line per profile of the suite (version, declared or not, passed/failed/skipped),
+    except that undeclared profiles none of whose cases ran share one line."""
     out = []
+    undeclared = []
     for entry in profile_results(run, suite):
         s = entry["summary"]
         state = "declared" if entry["declared"] else "not declared"
         failed = s["total"] - s["passed"] - s["skipped"] - s["not_run"]
+        if not entry["declared"] and s["total"] == s["skipped"]:
+            undeclared.append(f"{entry['name']} {entry['version']}")  # nothing ran: one line
+            continue
         not_run = f", {s['not_run']} not run" if s["not_run"] else ""  # as the footer (PROTO-40)
         out.append(
             f"  profile {entry['name']} {entry['version']} ({state}): {s['passed']} passed, "
             f"{failed} failed, {s['skipped']} skipped{not_run}\n"
         )
+    if undeclared:
+        out.append(f"  profiles not declared: {', '.join(undeclared)}\n")
     return "".join(out)
 
 

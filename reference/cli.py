@@ -12,6 +12,7 @@ import os
 import sys
 import tempfile
 import unicodedata
+from collections import Counter
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -25,6 +26,8 @@ def register(subparsers: Any) -> None:
     p = subparsers.add_parser("index", help="index a folder of Markdown/text files into SQLite")
     p.add_argument("directory", type=Path, help="folder to index (*.md and *.txt, recursively)")
     p.add_argument("--db", required=True, type=Path, help="SQLite database to create or update")
+    p.add_argument("--links", action="store_true",
+                   help="list every link to a page not indexed even when nothing changed")
     p.set_defaults(func=cmd_index)
 
     s = subparsers.add_parser("search", help="search an index with the reference pipeline")
@@ -186,30 +189,43 @@ def cmd_index(args: argparse.Namespace) -> int:
               "the index is empty", file=sys.stderr)
     summary = ", ".join(f"{v} {k}" for k, v in report.counts().items())
     print(f"indexed {shown(str(root))} into {shown(str(db))}: {summary}")
-    _print_links(db)
+    changed = bool(report.added or report.updated or report.removed)
+    _print_links(db, listed=changed or args.links)
     return 0
 
 
-def _print_links(db: Path) -> None:
+def _print_links(db: Path, listed: bool = True) -> None:
     """Profile gbrain: the edges `hrc index` extracted; an edge to a missing page is kept and
-    reported (spec/profiles/gbrain.md)."""
+    reported (spec/profiles/gbrain.md), one line each when `listed` (the index changed, or
+    `--links`), else only counted: an unchanged re-index does not print them all again."""
     from reference.backends.sqlite_fts import SqliteIndex
     from reference.profiles.gbrain.edges_table import EdgesTable
 
     with SqliteIndex(db) as index:
         links = EdgesTable(index.connection()).summary()
-    print(f"links: {links.edges} edges, {len(links.missing)} to pages not indexed")
-    for source, target, kind in links.missing:
+    hint = "" if listed or not links.missing else " (unchanged; --links lists them)"
+    print(f"links: {links.edges} edges, {len(links.missing)} to pages not indexed{hint}")
+    for source, target, kind in links.missing if listed else ():
         print(f"  {shown(source)} -> {shown(target)} ({shown(kind)}): no such page")
+
+
+def _where(result: dict[str, Any], paths: Counter[str]) -> str:
+    """The path, or the chunk id when another row shows a chunk of the same file."""
+    path, chunk = result["path"], str(result["id"])
+    if paths[path] < 2:
+        return str(path)
+    return chunk if chunk.startswith(path) else f"{path} [{chunk}]"
 
 
 def _format_table(results: list[dict[str, Any]]) -> str:
     if not results:
         return "no results"
     rows = [("#", "score", "rerank", "path", "title")]
+    paths = Counter(r["path"] for r in results)
     for i, r in enumerate(results, 1):
         rerank = "" if r["rerankScore"] is None else f"{r['rerankScore']:.4f}"
-        rows.append((str(i), f"{r['score']:.6f}", rerank, shown(r["path"]), shown(r["title"])))
+        rows.append((str(i), f"{r['score']:.6f}", rerank, shown(_where(r, paths)),
+                     shown(r["title"])))
     widths = [max(len(row[c]) for row in rows) for c in range(5)]
     lines = [
         "  ".join(cell.ljust(widths[c]) for c, cell in enumerate(row)).rstrip() for row in rows

@@ -68,8 +68,12 @@ class Request:
 
 
 def _positive_int(obj: Mapping[str, Any], name: str) -> int:
-    """PIPE-1, OP-4, OP-5: a whole number in [1, 2^31 - 1] (3.0 counts as 3; null is absent)."""
-    return whole_number(optional(obj, name, DEFAULTS[name]), f"request.{name}")
+    """PIPE-13, PIPE-1, OP-4, OP-5: a number <= 0 means the default (the anchor); otherwise
+    a whole number in [1, 2^31 - 1] (3.0 counts as 3; null is absent)."""
+    value = optional(obj, name, DEFAULTS[name])
+    if not isinstance(value, bool) and isinstance(value, int | float) and value <= 0:
+        return int(DEFAULTS[name])
+    return whole_number(value, f"request.{name}")
 
 
 def _bool(obj: Mapping[str, Any], name: str) -> bool:

@@ -147,7 +147,9 @@ def test_badge_file_and_directory(
     many = tmp_path / "badges"
     assert cli.main(["report", str(reports[0]), str(reports[1]), "--badge", str(many)]) == 0
     names = sorted(p.name for p in many.iterdir())
-    assert names == ["hrc-mutant-rrf-rank-one-based-0.1.0.svg", "hrc-reference-0.1.0.svg"]
+    from conformance import __version__ as kit
+
+    assert names == [f"hrc-mutant-rrf-rank-one-based-{kit}.svg", f"hrc-reference-{kit}.svg"]
     assert badge.RED in (many / names[0]).read_text(encoding="utf-8")
     capsys.readouterr()
 
@@ -279,3 +281,18 @@ def test_not_applicable_cases_are_grouped_by_reason() -> None:
     (block,) = html_report._not_applicable(document)
     assert "<summary>3 not applicable, by reason</summary>" in block
     assert block.index(f"2 × {html.escape(missing)}") < block.index("1 × capability")
+
+
+def test_every_clause_has_its_own_text_on_the_page() -> None:
+    """The page quotes each clause's own bullet: never empty, never the line above it (a
+    definition after a blank line was once found one line too early, with empty text)."""
+    texts = html_report.clause_texts()
+    assert len(texts) > 300
+    wrong = {cid: t.text[:40] for cid, t in texts.items()
+             if not t.text.startswith(f"**{cid}**") or len(t.text) <= len(cid) + 6}
+    assert wrong == {}
+    # The `spec/FILE:LINE` the page links to is the line that defines the clause.
+    spec = Path(html_report.__file__).resolve().parents[1] / "spec"
+    for cid, t in texts.items():
+        line = (spec / t.clause.file).read_text(encoding="utf-8").splitlines()[t.clause.line - 1]
+        assert f"**{cid}**" in line, (cid, t.clause)

@@ -174,7 +174,7 @@ func parseWeight(v any, what string) (float64, error) {
 }
 
 func opRRF(in map[string]any) (map[string]any, error) {
-	k, err := optInt(in, "k", 60, 1)
+	k, err := optIntOrDefault(in, "k", 60)
 	if err != nil {
 		return nil, err
 	}

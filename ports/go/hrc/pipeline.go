@@ -83,16 +83,16 @@ func ParseRequest(v any) (*Request, error) {
 	default:
 		return nil, invalid("unknown mode %q", r.Mode)
 	}
-	if r.TopK, err = optInt(m, "topK", 10, 1); err != nil {
+	if r.TopK, err = optIntOrDefault(m, "topK", 10); err != nil {
 		return nil, err
 	}
-	if r.CandidateK, err = optInt(m, "candidateK", 60, 1); err != nil {
+	if r.CandidateK, err = optIntOrDefault(m, "candidateK", 60); err != nil {
 		return nil, err
 	}
-	if r.RerankTopN, err = optInt(m, "rerankTopN", 20, 1); err != nil {
+	if r.RerankTopN, err = optIntOrDefault(m, "rerankTopN", 20); err != nil {
 		return nil, err
 	}
-	if r.K, err = optInt(m, "rrfK", 60, 1); err != nil {
+	if r.K, err = optIntOrDefault(m, "rrfK", 60); err != nil {
 		return nil, err
 	}
 	if wv, ok := present(m, "weights"); ok {
@@ -171,19 +171,16 @@ func firstN(c []Candidate, n int64) []Candidate {
 // runLadder is LADDER-1..LADDER-15.
 func runLadder(r *Request, idx Index, initial string, run *profileRun) bm25Leg {
 	var leg bm25Leg
-	searched := map[string]bool{}
 	noAliases := &Aliases{alts: map[string][]string{}}
-	// try searches one FTS5 rung; it reports whether the walk ends.
+	// try searches one FTS5 rung; it reports whether the walk ends. LADDER-3: a rung with
+	// nothing to search emits no row, except `initial`; LADDER-6: a repeat is searched again.
 	try := func(rung, expr string) bool {
 		if expr == "" {
-			leg.rows = append(leg.rows, row(rung, "", false, 0, "empty", nil))
+			if rung == "initial" {
+				leg.rows = append(leg.rows, row(rung, "", false, 0, "empty", nil))
+			}
 			return false
 		}
-		if searched[expr] {
-			leg.rows = append(leg.rows, row(rung, expr, false, 0, "duplicate", nil))
-			return false
-		}
-		searched[expr] = true
 		hits, err := idx.SearchBM25(expr, r.CandidateK)
 		if err != nil {
 			leg.err = errJSON("index_error", err.Error())
@@ -207,7 +204,12 @@ func runLadder(r *Request, idx Index, initial string, run *profileRun) bm25Leg {
 		}
 		return Quote(s)
 	}
-	if try("strongest_term", quote(StrongestTerm(r.Query, r.Stop))) {
+	strongest := StrongestTerm(r.Query, r.Stop)
+	first := strongest
+	if first == Fold(r.Query) { // LADDER-9: the whole folded query adds nothing
+		first = ""
+	}
+	if try("strongest_term", quote(first)) {
 		return leg
 	}
 	leg.rows = append(leg.rows, row("force-refresh", "", false, 0, "no_op", nil))
@@ -216,12 +218,11 @@ func runLadder(r *Request, idx Index, initial string, run *profileRun) bm25Leg {
 		return leg
 	}
 	stoks, _ := Sanitise(r.Query, noAliases, r.Stop)
-	if try("refreshed_strongest", quote(Strongest(stoks, r.Stop))) {
+	if try("refreshed_strongest", quote(strongest)) {
 		return leg
 	}
 	texpr := strings.Join(stoks, " ")
-	if len(stoks) == 0 {
-		leg.rows = append(leg.rows, row("trigram_fuzzy", "", false, 0, "empty", nil))
+	if len(stoks) == 0 { // LADDER-3: nothing to match, no row
 		return leg
 	}
 	chunks, ok := idx.Chunks()

@@ -1,7 +1,8 @@
 // The BM25 leg: initial search and the zero-hit retry ladder (spec/ladder.md, LADDER-1..LADDER-15).
 import { HrcError } from './errors.mjs';
 import { compileTokens, parse, sanitise, ftsQuote } from './query.mjs';
-import { strongestTerm, strongestOf } from './strongest.mjs';
+import { strongestTerm } from './strongest.mjs';
+import { fold } from './text.mjs';
 import { trigramSearch } from './trigram.mjs';
 
 function row(rung, expression, searched, hits, skip, error) {
@@ -19,19 +20,15 @@ function errorObject(e) {
  */
 export function runBm25Leg({ query, aliasTable, compiled, candidateK, skipRetryLadder, index, stopwordList, trigramFilter }) {
   const attempts = [];
-  const searched = new Set();
   let error = null;
   let winning = null;
   let hits = [];
 
-  // One FTS5 rung. Returns 'hit', 'none' or 'error'.
-  const ftsRung = (rung, expression, checkDuplicate) => {
+  // One FTS5 rung. Returns 'hit', 'none' or 'error'. LADDER-3: a rung with nothing to
+  // search emits no row, except `initial` (an `empty` row); LADDER-6: a repeat is searched.
+  const ftsRung = (rung, expression) => {
     if (expression === '') {
-      attempts.push(row(rung, '', false, 0, 'empty', null));
-      return 'none';
-    }
-    if (checkDuplicate && searched.has(expression)) {
-      attempts.push(row(rung, expression, false, 0, 'duplicate', null));
+      if (rung === 'initial') attempts.push(row(rung, '', false, 0, 'empty', null));
       return 'none';
     }
     let got;
@@ -42,7 +39,6 @@ export function runBm25Leg({ query, aliasTable, compiled, candidateK, skipRetryL
       attempts.push(row(rung, expression, true, 0, null, error));
       return 'error';
     }
-    searched.add(expression);
     got = got.slice(0, candidateK);
     attempts.push(row(rung, expression, true, got.length, null, null));
     if (got.length > 0) {
@@ -62,33 +58,29 @@ export function runBm25Leg({ query, aliasTable, compiled, candidateK, skipRetryL
   });
 
   // LADDER-7
-  let r = ftsRung('initial', compiled, false);
+  let r = ftsRung('initial', compiled);
   if (r !== 'none' || skipRetryLadder) return done();
 
-  // LADDER-9
+  // LADDER-9: not emitted when the term is the whole folded query
   const s1 = strongestTerm(query, stopwordList);
-  r = ftsRung('strongest_term', s1 === '' ? '' : ftsQuote(s1), true);
+  r = ftsRung('strongest_term', s1 === '' || s1 === fold(query) ? '' : ftsQuote(s1));
   if (r !== 'none') return done();
 
   // LADDER-5
   attempts.push(row('force-refresh', '', false, 0, 'no_op', null));
 
   // LADDER-10
-  r = ftsRung('refreshed_sanitised', sanitise(query, aliasTable, stopwordList).expression, true);
+  r = ftsRung('refreshed_sanitised', sanitise(query, aliasTable, stopwordList).expression);
   if (r !== 'none') return done();
 
   // LADDER-11
   const plainTokens = sanitise(query, new Map(), stopwordList).tokens;
-  const s2 = strongestOf(plainTokens, stopwordList);
-  r = ftsRung('refreshed_strongest', s2 === '' ? '' : ftsQuote(s2), true);
+  r = ftsRung('refreshed_strongest', s1 === '' ? '' : ftsQuote(s1));
   if (r !== 'none') return done();
 
   // LADDER-12: trigram_fuzzy
   const expression = plainTokens.join(' ');
-  if (plainTokens.length === 0) {
-    attempts.push(row('trigram_fuzzy', '', false, 0, 'empty', null));
-    return done();
-  }
+  if (plainTokens.length === 0) return done(); // LADDER-3: nothing to match, no row
   let chunks;
   try {
     chunks = index.chunks();

@@ -108,7 +108,9 @@ export const OPS = {
     const tokens = requireStringList(input.tokens, 'tokens');
     requireArray(input.chunks, 'chunks');
     const chunks = input.chunks.map((c, i) => chunk(c, `chunks[${i}]`));
-    const k = input.candidateK == null ? 60 : wholeNumber(input.candidateK, 'candidateK'); // OP-4, OP-5
+    const k = input.candidateK == null || (typeof input.candidateK === 'number' && input.candidateK <= 0)
+      ? 60 // OP-5; TRI-7: <= 0 is the default
+      : wholeNumber(input.candidateK, 'candidateK'); // OP-4
     const hits = trigramSearch(tokens, chunks, k);
     return {
       hits: hits.map((h) => ({ id: h.chunk.id, path: h.chunk.path, intersection: h.intersection, union: h.union })),
@@ -149,7 +151,9 @@ export const OPS = {
     requireArray(input.fused, 'fused');
     const items = input.fused.map((r, i) => fusedItem(r, `fused[${i}]`));
     uniqueIds(items, 'fused');
-    const topN = input.rerankTopN == null ? 20 : wholeNumber(input.rerankTopN, 'rerankTopN'); // OP-4, OP-5
+    const topN = input.rerankTopN == null || (typeof input.rerankTopN === 'number' && input.rerankTopN <= 0)
+      ? 20 // OP-5; RERANK-1: <= 0 is the default
+      : wholeNumber(input.rerankTopN, 'rerankTopN'); // OP-4
     if (input.reranker == null) throw invalid('reranker is required');
     // RERANK-12: the op's reranker needs its name (BACKEND-39's default applies to `search` only).
     const r = scriptedReranker(input.reranker, 'reranker', { defaultName: null });

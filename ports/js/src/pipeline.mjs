@@ -17,6 +17,7 @@ const MODES = new Set(['bm25', 'semantic', 'hybrid', 'auto']);
 // PIPE-1, OP-4, OP-5: a whole number in [1, 2^31-1]; null is absent.
 function posInt(v, field, dflt) {
   if (isAbsent(v)) return dflt;
+  if (typeof v === 'number' && v <= 0) return dflt; // PIPE-13: <= 0 means the default
   return wholeNumber(v, `request.${field}`);
 }
 
