@@ -338,6 +338,7 @@ type variantRun struct {
 	toks              []Token
 	bm                bm25Leg
 	bSkip, vSkip      string
+	vUnfused          bool // PIPE-11: the vector leg ran at weight 0 for a profile
 	vHits             []Candidate
 	vErr              map[string]any
 	bmTrace, vTrace   map[string]any
@@ -383,6 +384,9 @@ func runVariant(text string, c variantCtx) (*variantRun, error) {
 	}
 	v.bSkip = legSkip(c.eff == "bm25" || c.eff == "hybrid", w.BM25)
 	v.vSkip = legSkip(c.eff == "semantic" || c.eff == "hybrid", w.Vector)
+	if v.vSkip == "zero_weight" && run.runsAtZeroWeight("vector") {
+		v.vSkip, v.vUnfused = "", true
+	}
 	gSkip := legSkip(c.eff == "hybrid", w.Graph) // GRAPH-3
 
 	v.bmTrace = map[string]any{"ran": v.bSkip == "", "attempts": []any{}, "usedRetry": false,
@@ -416,8 +420,9 @@ func runVariant(text string, c variantCtx) (*variantRun, error) {
 	if v.vSkip != "" {
 		v.vTrace["skip"] = v.vSkip
 	} else {
+		embedded := run.vectorQuery(q) // PIPE-11
 		ask := run.legSearch("vector", r.CandidateK, func(n int64) ([]Candidate, error) {
-			return b.Vector.SearchVector(q, n)
+			return b.Vector.SearchVector(embedded, n)
 		})
 		h, err := ask(r.CandidateK)
 		if err != nil {
@@ -459,7 +464,7 @@ func runVariant(text string, c variantCtx) (*variantRun, error) {
 	if v.bSkip == "" {
 		add("bm25", w.BM25, v.bm.hits)
 	}
-	if v.vSkip == "" {
+	if v.vSkip == "" && !v.vUnfused {
 		add("vector", w.Vector, v.vHits)
 	}
 	if gRuns { // GRAPH-4
@@ -591,7 +596,7 @@ func Search(r *Request, b Backends) (map[string]any, error) {
 	var rep RerankReport
 	order := unchanged(len(adj))
 	switch {
-	case !r.Rerank:
+	case !r.Rerank || !run.rerankEnabled(): // PIPE-11
 		rep.Outcome = "disabled"
 	case b.Reranker == nil:
 		rep.Outcome = "no_reranker"
@@ -603,7 +608,7 @@ func Search(r *Request, b Backends) (map[string]any, error) {
 	}
 	if rep.Outcome == "" {
 		fired := false
-		if bSkip == "" && vSkip == "" {
+		if bSkip == "" && vSkip == "" && !first.vUnfused {
 			n, f := Unanimity(ids(bm.hits), ids(vHits))
 			fired = f
 			unTrace = map[string]any{"evaluated": true, "agreements": n, "fired": f}

@@ -128,7 +128,10 @@ function runVariant(text, ctx) {
   const expression = compileTokens(parsed.tokens);
   const weights = profiles.adjustWeights(query, req.weights); // PIPE-11
   const bm25Skip = legSkip(effective === 'bm25' || effective === 'hybrid', weights.bm25);
-  const vectorSkip = legSkip(effective === 'semantic' || effective === 'hybrid', weights.vector);
+  let vectorSkip = legSkip(effective === 'semantic' || effective === 'hybrid', weights.vector);
+  // PIPE-11: a profile may run the vector leg at weight 0; it is then neither fused nor a voter.
+  const vectorUnfused = vectorSkip === 'zero_weight' && profiles.runsAtZeroWeight('vector');
+  if (vectorUnfused) vectorSkip = null;
   const graphSkip = legSkip(effective === 'hybrid', weights.graph); // GRAPH-3
   const bm25Runs = bm25Skip === null;
   const vectorRuns = vectorSkip === null;
@@ -171,9 +174,10 @@ function runVariant(text, ctx) {
   let vector = { ran: false, hits: [], error: null };
   if (vectorRuns) {
     vector = { ran: true, hits: [], error: null };
+    const embedded = profiles.vectorQuery(parsed.normalised); // PIPE-11
     try {
       const ask = profiles.legSearch('vector', req.candidateK, (n) =>
-        backends.vector.search(backends.embedder.embed(parsed.normalised), n));
+        backends.vector.search(backends.embedder.embed(embedded), n));
       vector.hits = ask(req.candidateK).slice(0, req.candidateK);
     } catch (e) {
       vector.error = legError(e);
@@ -197,11 +201,11 @@ function runVariant(text, ctx) {
   // the lists of stage 5
   const lists = [];
   if (bm25Runs) lists.push({ name: 'bm25', weight: weights.bm25, items: bm25.hits });
-  if (vectorRuns) lists.push({ name: 'vector', weight: weights.vector, items: vector.hits });
+  if (vectorRuns && !vectorUnfused) lists.push({ name: 'vector', weight: weights.vector, items: vector.hits });
   if (graphRuns) lists.push({ name: 'graph', weight: weights.graph, items: graph.hits }); // GRAPH-4
   const ranLegs = [bm25Runs ? bm25 : null, vectorRuns ? vector : null, graphRuns ? graph : null].filter(Boolean);
   return {
-    text, query, parsed, expression, bm25, bm25Runs, bm25Skip, vector, vectorRuns, vectorSkip,
+    text, query, parsed, expression, bm25, bm25Runs, bm25Skip, vector, vectorRuns, vectorSkip, vectorUnfused,
     graph, graphRuns, graphSkip, lists, ranLegs, fused: [],
   };
 }
@@ -281,11 +285,11 @@ export function search(request, backends) {
     ? { name: backends.reranker.name, rerank: (head) => backends.reranker.rerank(query, head) }
     : null;
   const reranked = applyRerank(afterIntent, {
-    enabled: req.rerank,
+    enabled: req.rerank && profiles.rerankEnabled(), // PIPE-11
     reranker,
     topN: req.rerankTopN,
     unanimityFired: () => {
-      if (!bm25Runs || !vectorRuns) return false; // UNAN-6: a vote between two legs that ran
+      if (!bm25Runs || !vectorRuns || first.vectorUnfused) return false; // UNAN-6: a vote between two fused legs that ran
       const u = unanimity(
         bm25.hits.map((h) => h.id),
         vector.hits.map((h) => h.id),
