@@ -2942,10 +2942,10 @@ def _gbrain_first_type() -> None:
     links = _gbrain("links")
     original = links.infer_type
 
-    def infer_type(line: str, span: Any, spans: Any, ends: Any, table: Any) -> Any:
+    def infer_type(before: Any, after: Any, table: Any) -> Any:
         types = [t for t, _ in table.triggers]
         found = {
-            original(line, span, spans, ends, replace(table, triggers=(entry,)))
+            original(before, after, replace(table, triggers=(entry,)))
             for entry in table.triggers
         }
         hits = [t for t in types if t in found]
