@@ -329,10 +329,12 @@ def load_file(path: Path, root: Path | None = None) -> list[Case]:
     key = case_cache.entry_key(text, rel, stage, profile, spec_dir)
     records = case_cache.cached(
         key,
+        text,
         lambda: [
             case_record(c)
             for c in load_text(text, rel, stage, profile=profile, data_dir=data_dir)
         ],
+        lambda stored: valid_records(stored, rel, stage, profile),
     )
     return [case_from_record(r) for r in records]
 
@@ -346,6 +348,39 @@ def case_record(case: Case) -> dict[str, Any]:
     for name in _TUPLE_FIELDS:
         record[name] = list(record[name])
     return record
+
+
+_RECORD_TEXT = ("id", "op", "description", "file", "stage")
+_RECORD_OPTIONAL_TEXT = ("profile", "derived_from")
+
+
+def valid_records(records: list[Any], rel: str, stage: str, profile: str | None) -> bool:
+    """Whether stored records can be the cases of file `rel`: a non-empty list (a case file
+    holds at least one case) of records with exactly Case's fields, each of its type, and this
+    file's name, stage and profile (the case cache's check of what it loads)."""
+    names = {f.name for f in fields(Case)}
+    if not records:
+        return False
+    for r in records:
+        if not isinstance(r, dict) or set(r) != names:
+            return False
+        if not all(isinstance(r[k], str) for k in _RECORD_TEXT):
+            return False
+        if not all(r[k] is None or isinstance(r[k], str) for k in _RECORD_OPTIONAL_TEXT):
+            return False
+        if not all(
+            isinstance(r[k], list) and all(isinstance(v, str) for v in r[k])
+            for k in _TUPLE_FIELDS
+        ):
+            return False
+        line = r["line"]
+        if type(line) is not int or line < 1:
+            return False
+        if not isinstance(r["input"], dict) or not isinstance(r["expect"], dict):
+            return False
+        if (r["file"], r["stage"], r["profile"]) != (rel, stage, profile):
+            return False
+    return True
 
 
 def case_from_record(record: dict[str, Any]) -> Case:
