@@ -153,7 +153,8 @@ def _verified(
     )
     if not bound or not check(cases):
         return None
-    return cases
+    verified: list[dict[str, Any]] = cases
+    return verified
 
 
 def cached(
