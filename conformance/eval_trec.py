@@ -68,7 +68,9 @@ def fields(line: str) -> list[str]:
 
 def _int(path: Path, n: int, text: str, what: str) -> int:
     if not _INTEGER.fullmatch(text):
-        raise EvalFileError(path, n, f"{what} must be an integer (ASCII digits, optional -), got {text!r}")
+        raise EvalFileError(
+            path, n, f"{what} must be an integer (ASCII digits, optional -), got {text!r}"
+        )
     if len(text.lstrip("-")) > 10 or abs(int(text)) > MAX_INTEGER:
         raise EvalFileError(path, n, f"{what} {text} is out of range (|{what}| <= 2^31 - 1)")
     return int(text)
@@ -77,7 +79,9 @@ def _int(path: Path, n: int, text: str, what: str) -> int:
 def _score(path: Path, n: int, text: str) -> float:
     value = float(text) if _NUMBER.fullmatch(text) else math.nan
     if not math.isfinite(value):
-        raise EvalFileError(path, n, f"score must be a number (finite, in decimal form), got {text!r}")
+        raise EvalFileError(
+            path, n, f"score must be a number (finite, in decimal form), got {text!r}"
+        )
     return value
 
 
