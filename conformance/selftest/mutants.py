@@ -1327,6 +1327,29 @@ def _pipe_zero_default() -> None:
     set_attr(req, "_positive_int", positive_int)
 
 
+@mutant("pipe-query-size-unbounded", "PIPE-13", "a query of any length is searched")
+def _pipe_query_unbounded() -> None:
+    set_attr(_mod("reference.request"), "MAX_QUERY_CODE_POINTS", 10**9)
+
+
+@mutant(
+    "pipe-query-size-in-utf16-units",
+    "PIPE-13",
+    "the query bound counts UTF-16 code units (JavaScript's length), so astral text is refused",
+)
+def _pipe_query_utf16() -> None:
+    req = _mod("reference.request")
+    original = req.parse_request
+
+    def parse_request(obj: Any) -> Any:
+        query = obj.get("query") if isinstance(obj, Mapping) else None
+        if isinstance(query, str) and len(query.encode("utf-16-le")) // 2 > 4096:
+            raise req.InvalidInput("request.query is too long (UTF-16 units)")
+        return original(obj)
+
+    swap(req, "parse_request", parse_request)
+
+
 @mutant(
     "pipe-vector-error-fails-search",
     "PIPE-7",
