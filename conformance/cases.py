@@ -18,7 +18,7 @@ from typing import Any
 import jsonschema
 import yaml
 
-from conformance import capabilities, case_cache, profiles
+from conformance import capabilities, case_cache, input_files, profiles
 from reference.data import kit_root
 
 
@@ -26,10 +26,21 @@ class CaseFileError(ValueError):
     """A golden file is malformed; the message starts with `path:line:`."""
 
 
-def _invalid_yaml(rel: str, exc: yaml.YAMLError) -> CaseFileError:
-    """A YAML error as `path:line: invalid YAML: ...` (line 1 when the parser gives none)."""
+def _invalid_yaml(rel: str, exc: yaml.YAMLError, text: str) -> CaseFileError:
+    """A YAML error as `path:line: invalid YAML: ...`: the parser's mark, or for a character
+    YAML refuses (a NUL, a control) the line of its position in `text` (issue 29)."""
     mark = getattr(exc, "problem_mark", None)
-    line = mark.line + 1 if mark is not None else 1
+    if mark is not None:
+        line = mark.line + 1
+    elif isinstance(exc, yaml.reader.ReaderError):
+        line = text.count("\n", 0, exc.position) + 1
+        return CaseFileError(
+            f"{rel}:{line}: invalid YAML: character U+{exc.character:04X} is not allowed"
+            if isinstance(exc.character, int)
+            else f"{rel}:{line}: invalid YAML: {exc}"
+        )
+    else:
+        line = 1
     return CaseFileError(f"{rel}:{line}: invalid YAML: {exc}")
 
 
@@ -223,7 +234,7 @@ def check_yaml_bounds(text: str, rel: str) -> None:
                     "(aliases count once per use)"
                 )
     except yaml.YAMLError as exc:
-        raise _invalid_yaml(rel, exc) from exc
+        raise _invalid_yaml(rel, exc, text) from exc
     finally:
         loader.dispose()
 
@@ -317,10 +328,15 @@ def load_file(path: Path, root: Path | None = None) -> list[Case]:
     `root/profiles/NAME/` belongs to profile NAME (PROFILE-3).
     """
     rel = _rel(path)
-    try:
-        text = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        raise CaseFileError(f"{rel}:1: cannot read: {exc}") from exc
+    try:  # a regular file, bounded; a bad byte is reported at its line (issue 29)
+        text = input_files.decode(rel, input_files.read_bytes(path, MAX_CASE_FILE_BYTES))
+    except input_files.InputFileError as exc:
+        if exc.size is not None:
+            raise CaseFileError(
+                f"{rel}:1: file of {exc.size} bytes exceeds {MAX_CASE_FILE_BYTES}"
+            ) from None
+        prefix = "" if exc.line is not None else "cannot read: "
+        raise CaseFileError(f"{rel}:{exc.line or 1}: {prefix}{exc.message}") from None
     base = root if root is not None else golden_dir()
     profile = profile_of_path(path, base)
     stage = path.parent.name if profile is None else profiles.capability(profile)
@@ -423,7 +439,7 @@ def load_text(
         _lint_node(node, rel)
         data = loader.construct_document(node)
     except yaml.YAMLError as exc:
-        raise _invalid_yaml(rel, exc) from exc
+        raise _invalid_yaml(rel, exc, text) from exc
     finally:
         loader.dispose()
     errors = sorted(schema_validator("case-file.schema.json").iter_errors(data), key=str)

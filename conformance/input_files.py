@@ -22,11 +22,15 @@ MAX_JSON_BYTES = 256 * 1024 * 1024
 class InputFileError(ValueError):
     """A file that cannot be used; str() is `path:line: message` or `path: message`."""
 
-    def __init__(self, path: Path | str, message: str, line: int | None = None) -> None:
+    def __init__(
+        self, path: Path | str, message: str, line: int | None = None, size: int | None = None
+    ) -> None:
         where = f"{path}:{line}" if line is not None else f"{path}"
         super().__init__(f"{where}: {message}")
         self.line = line
         self.message = message
+        #: The size in bytes, when the file is larger than the bound.
+        self.size = size
 
 
 def _kind(mode: int) -> str:
@@ -62,7 +66,7 @@ def read_bytes(path: Path | str, limit: int) -> bytes:
         if not stat.S_ISREG(info.st_mode):
             raise InputFileError(path, f"{_kind(info.st_mode)}, not a regular file")
         if info.st_size > limit:
-            raise InputFileError(path, f"larger than {limit} bytes")
+            raise InputFileError(path, f"larger than {limit} bytes", size=info.st_size)
         chunks: list[bytes] = []
         size = 0
         while True:
@@ -71,7 +75,7 @@ def read_bytes(path: Path | str, limit: int) -> bytes:
                 return b"".join(chunks)
             size += len(chunk)
             if size > limit:
-                raise InputFileError(path, f"larger than {limit} bytes")
+                raise InputFileError(path, f"larger than {limit} bytes", size=size)
             chunks.append(chunk)
     except OSError as exc:
         raise _open_error(path, exc) from None
