@@ -1350,6 +1350,11 @@ def _pipe_query_utf16() -> None:
     swap(req, "parse_request", parse_request)
 
 
+@mutant("gbrain-variant-size-unbounded", "GBRAIN-22", "a query variant of any length is run")
+def _gbrain_variant_unbounded() -> None:
+    set_attr(_mod("reference.profiles.gbrain.graph_leg"), "MAX_VARIANT_CODE_POINTS", 10**9)
+
+
 @mutant(
     "pipe-vector-error-fails-search",
     "PIPE-7",

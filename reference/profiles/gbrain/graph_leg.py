@@ -31,6 +31,8 @@ OPTION_FIELDS = frozenset(
 )
 #: GBRAIN-22: at most this many caller-supplied query variants.
 MAX_VARIANTS = 8
+#: GBRAIN-22: a variant is bounded as the query is (PIPE-13).
+MAX_VARIANT_CODE_POINTS = 4096
 
 
 @dataclass(frozen=True)
@@ -84,7 +86,8 @@ def parse_options(obj: Mapping[str, Any]) -> GbrainOptions:
 
 
 def _variants(raw: object, where: str) -> tuple[str, ...]:
-    """GBRAIN-22: at most 8 strings, none empty after normalisation (TEXT-1..4); null is none."""
+    """GBRAIN-22: at most 8 strings, none empty after normalisation (TEXT-1..4) nor longer than
+    4096 code points (PIPE-13); null is none."""
     if raw is None:
         return ()
     if not isinstance(raw, list) or len(raw) > MAX_VARIANTS:
@@ -92,6 +95,10 @@ def _variants(raw: object, where: str) -> tuple[str, ...]:
     for i, variant in enumerate(raw):
         if not isinstance(variant, str) or normalise(variant) == "":
             raise InvalidInput(f"{where}[{i}] must be a string, not empty after normalisation")
+        if len(variant) > MAX_VARIANT_CODE_POINTS:
+            raise InvalidInput(
+                f"{where}[{i}] has more than {MAX_VARIANT_CODE_POINTS} code points (PIPE-13)"
+            )
     return tuple(raw)
 
 
