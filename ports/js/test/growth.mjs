@@ -17,7 +17,7 @@ function fastest(make, n, reps) {
   return best;
 }
 
-export function growthRatio(make, small, factor = 4, reps = 3) {
+export function growthRatio(make, small, factor = 4, reps = 5) {
   const little = fastest(make, small, reps);
   const large = fastest(make, factor * small, reps);
   return large / Math.max(little, 100);
