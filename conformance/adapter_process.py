@@ -15,12 +15,14 @@ import hashlib
 import os
 import queue
 import select
+import shlex
 import signal
 import subprocess
 import sys
 import threading
 import time
 from collections.abc import Mapping, Sequence
+from pathlib import Path
 from typing import IO, Any
 
 from conformance import protocol
@@ -62,6 +64,17 @@ class AdapterFault(Exception):
         #: True when the adapter died without reading the request in flight (PROTO-14): it
         #: exited between cases, and the case is run again on a new adapter.
         self.unread = False
+
+
+def start_hint(program: str, exc: OSError) -> str:
+    """What to do about a program that cannot start: `./adapter` for a file in the current
+    folder that PATH lookup missed, `chmod +x` for a file without the execute bit."""
+    path = Path(program)
+    if isinstance(exc, FileNotFoundError) and os.sep not in program and path.is_file():
+        return f" (a file {program!r} is in this folder: run it as './{program}')"
+    if isinstance(exc, PermissionError) and path.is_file() and not os.access(path, os.X_OK):
+        return f" (it is not executable: chmod +x {shlex.quote(program)})"
+    return ""
 
 
 class AdapterProcess:
@@ -120,7 +133,9 @@ class AdapterProcess:
             )
         except OSError as exc:
             raise AdapterFault(
-                "crashed", f"cannot start adapter {self.argv[0]!r}: {exc}", retryable=False
+                "crashed",
+                f"cannot start adapter {self.argv[0]!r}: {exc}{start_hint(self.argv[0], exc)}",
+                retryable=False
             ) from exc
         proc = self._proc
         assert proc.stdin is not None and proc.stdout is not None and proc.stderr is not None

@@ -9,7 +9,7 @@ import fnmatch
 import json
 import math
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, fields, replace
 from functools import cache
 from pathlib import Path
@@ -18,7 +18,8 @@ from typing import Any
 import jsonschema
 import yaml
 
-from conformance import capabilities, case_cache, input_files, profiles
+from conformance import authority, capabilities, case_cache, input_files, profiles
+from conformance.yaml_errors import invalid_yaml_message
 from reference.data import kit_root
 
 
@@ -27,21 +28,9 @@ class CaseFileError(ValueError):
 
 
 def _invalid_yaml(rel: str, exc: yaml.YAMLError, text: str) -> CaseFileError:
-    """A YAML error as `path:line: invalid YAML: ...`: the parser's mark, or for a character
-    YAML refuses (a NUL, a control) the line of its position in `text` (issue 29)."""
-    mark = getattr(exc, "problem_mark", None)
-    if mark is not None:
-        line = mark.line + 1
-    elif isinstance(exc, yaml.reader.ReaderError):
-        line = text.count("\n", 0, exc.position) + 1
-        return CaseFileError(
-            f"{rel}:{line}: invalid YAML: character U+{exc.character:04X} is not allowed"
-            if isinstance(exc.character, int)
-            else f"{rel}:{line}: invalid YAML: {exc}"
-        )
-    else:
-        line = 1
-    return CaseFileError(f"{rel}:{line}: invalid YAML: {exc}")
+    """A YAML error as one line `path:line: invalid YAML: ...` (conformance/yaml_errors.py);
+    a character YAML refuses is reported at its own line in `text`."""
+    return CaseFileError(invalid_yaml_message(rel, exc, text))
 
 
 class SelectionError(ValueError):
@@ -622,9 +611,13 @@ def suite_profiles(cases: Iterable[Case], golden: Path | None = None) -> dict[st
     return {name: profiles.version(spec_dir, name) for name in names}
 
 
-def matches(case: Case, pattern: str) -> bool:
-    """`--select` semantics: exact id, id glob, id prefix (`rrf/ties`), tag, stage, op or a
-    clause id the case cites (`RRF-8`, PROTO-23)."""
+def matches(case: Case, pattern: str, authorities: Mapping[str, str] | None = None) -> bool:
+    """`--select` semantics: exact id, id glob, id prefix (`rrf/ties`), tag, stage, op, a
+    clause id the case cites (`RRF-8`, PROTO-23) or the authority of one (`authority:kit`,
+    against `authorities`, default the kit's spec/authority.json)."""
+    if pattern.startswith(authority.SELECT_PREFIX):
+        index = authority.index_for() if authorities is None else authorities
+        return authority.selects(pattern[len(authority.SELECT_PREFIX):], case.clauses, index)
     for name in (case.id, case.derived_from):  # DSL-23: a derived case goes with its base
         if name is None:
             continue
@@ -640,15 +633,24 @@ def matches(case: Case, pattern: str) -> bool:
     )
 
 
-def select(cases: Sequence[Case], patterns: Sequence[str]) -> list[Case]:
+def select(
+    cases: Sequence[Case], patterns: Sequence[str], authorities: Mapping[str, str] | None = None
+) -> list[Case]:
     """Cases matching any pattern (all cases when there are none).
 
-    Raises SelectionError when a pattern matches nothing: a typo never selects an empty suite.
+    Raises SelectionError when a pattern matches nothing, or names an unknown authority: a
+    typo never selects an empty suite.
     """
     if not patterns:
         return list(cases)
-    chosen = [c for c in cases if any(matches(c, p) for p in patterns)]
     for pattern in patterns:
-        if not any(matches(c, pattern) for c in cases):
+        if pattern.startswith(authority.SELECT_PREFIX):
+            try:
+                authority.check_selector(pattern[len(authority.SELECT_PREFIX):])
+            except ValueError as exc:
+                raise SelectionError(str(exc)) from exc
+    chosen = [c for c in cases if any(matches(c, p, authorities) for p in patterns)]
+    for pattern in patterns:
+        if not any(matches(c, pattern, authorities) for c in cases):
             raise SelectionError(f"--select {pattern!r} matches no case")
     return chosen

@@ -9,7 +9,7 @@ from pathlib import Path
 
 from reference.data import kit_root
 
-DEFINITION = re.compile(r"^\s*-\s+\*\*([A-Z]+-[0-9]+)\*\*", re.MULTILINE)
+DEFINITION = re.compile(r"^[ \t]*-[ \t]+\*\*([A-Z]+-[0-9]+)\*\*", re.MULTILINE)
 CITATION = re.compile(r"\b([A-Z]+-[0-9]+)\b")
 
 

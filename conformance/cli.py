@@ -32,6 +32,7 @@ SUBCOMMAND_MODULES: list[tuple[str, tuple[str, ...]]] = [
     ("conformance.eval", ("eval",)),
     ("conformance.scaffold", ("init-port",)),
     ("conformance.kitpaths", ("data-path",)),
+    ("conformance.pin", ("pin",)),
 ]
 
 

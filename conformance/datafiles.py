@@ -80,12 +80,20 @@ class DataCheck:
         return {"status": self.status, "files": [f.to_json() for f in self.files]}
 
     def summary(self) -> str:
-        """One line, e.g. `failed: 1 stale, 0 unknown, 2 not loaded, 1 ok`."""
+        """One line naming only the non-zero counts, e.g. `failed: 1 stale, 2 not loaded,
+        1 matching the kit` or `ok (nothing stale or unknown): 10 not loaded`."""
         counts = {s: sum(f.status == s for f in self.files) for s in FILE_STATUSES}
         if self.status == "unreported":
             return "unreported: the adapter's hello has no dataFiles"
-        parts = ", ".join(f"{counts[s]} {s.replace('_', ' ')}" for s in FILE_STATUSES)
-        return f"{self.status}: {parts}"
+        parts = ", ".join(
+            f"{counts[s]} {_FILE_LABELS.get(s, s)}" for s in FILE_STATUSES if counts[s]
+        )
+        head = "ok (nothing stale or unknown)" if self.status == "ok" else self.status
+        return f"{head}: {parts or 'no files'}"
+
+
+#: How the one-line summary names each file status ("ok" alone read as the whole check's).
+_FILE_LABELS = {"not_loaded": "not loaded", "ok": "matching the kit"}
 
 
 def check(reported: Mapping[str, str] | None, kit: Mapping[str, str]) -> DataCheck:

@@ -6,7 +6,8 @@ the operation given by `--op`, or by each case's `op` in a report). Two run repo
 case by case: which ids only one side ran, and per case the status and the adapter's output
 (or error). Files are read as strictly as the protocol reads a line (PROTO-2, PROTO-33): NaN,
 Infinity (or 1e400), a repeated key or a lone surrogate is an error at `path:line`. Exit 0
-when equal, 1 when different, 2 when a file cannot be read.
+when equal, 1 when different, 2 when a file cannot be read. `--status-only` keeps, of two
+reports, the cases whose status changed and tallies the changes.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ import argparse
 import json
 import math
 import re
+from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -104,8 +106,24 @@ def diff_reports(a: dict[str, Any], b: dict[str, Any]) -> list[Difference]:
     return out
 
 
-def diff_files(path_a: Path, path_b: Path, op: str | None = None) -> list[Difference]:
+def status_changes(differences: list[Difference]) -> list[Difference]:
+    """Only the cases whose status differs or that one report alone ran (`--status-only`)."""
+    return [d for d in differences
+            if d.reason in ("status differs", "only in A", "only in B") and " /" not in d.path]
+
+
+def transitions(changes: list[Difference]) -> list[tuple[str, int]]:
+    """`A status -> B status` with how many cases made that change, most first."""
+    tally = Counter(f"{d.a or '(not run)'} -> {d.b or '(not run)'}" for d in changes)
+    return sorted(tally.items(), key=lambda item: (-item[1], item[0]))
+
+
+def diff_files(
+    path_a: Path, path_b: Path, op: str | None = None, status_only: bool = False
+) -> list[Difference]:
     a, b = load_strict(path_a), load_strict(path_b)
+    if status_only and not (is_report(a) and is_report(b)):
+        raise DiffInputError("--status-only compares two hrc run reports")
     for path, value in ((path_a, a), (path_b, b)):
         if is_report(value) and value.get("complete") is not True:
             raise DiffInputError(
@@ -113,7 +131,8 @@ def diff_files(path_a: Path, path_b: Path, op: str | None = None) -> list[Differ
                 "and a diff against it would be wrong"
             )
     if is_report(a) and is_report(b):
-        return diff_reports(a, b)
+        found = diff_reports(a, b)
+        return status_changes(found) if status_only else found
     return diff_values(a, b, op=op)
 
 
@@ -198,16 +217,29 @@ def register(subparsers: Any) -> None:
         help="the operation the two outputs come from, for the tolerance fields of TEXT-13 "
         "(reports name it per case); without it every float compares bit-exact",
     )
+    p.add_argument(
+        "--status-only",
+        action="store_true",
+        help="two reports: only the cases whose status changed (or that one side alone ran), "
+        "one line each, then a tally of the changes",
+    )
     p.set_defaults(func=cmd_diff)
 
 
 def cmd_diff(args: argparse.Namespace) -> int:
     try:
-        found = diff_files(args.a, args.b, args.op)
+        found = diff_files(args.a, args.b, args.op, args.status_only)
     except DiffInputError as exc:
         return errors.emit("diff", str(exc))
-    for difference in found:
-        print(difference.render())
+    if args.status_only:
+        for d in found:
+            print(f"{d.path.removesuffix(' status')}: {d.a or '(not run)'} -> "
+                  f"{d.b or '(not run)'}")
+        for change, count in transitions(found):
+            print(f"  {count:>6}  {change}")
+    else:
+        for difference in found:
+            print(difference.render())
     if found:
         print(f"hrc diff: {len(found)} difference(s) between {args.a} (A) and {args.b} (B)")
         return 1

@@ -20,7 +20,14 @@ from typing import Any
 
 from conformance import errors, eval_trec, input_files, protocol
 from conformance.eval_chart import svg_chart
-from conformance.eval_trec import EvalFileError, format_run, read_qrels, read_queries, read_run
+from conformance.eval_trec import (
+    ORDERS,
+    EvalFileError,
+    format_run,
+    read_qrels,
+    read_queries,
+    read_run,
+)
 from reference import metrics
 
 DEFAULT_MODES = ("bm25", "semantic", "hybrid")
@@ -184,6 +191,34 @@ def _check_k(k: int) -> int:
     return k
 
 
+def judgements_elsewhere(
+    qrels: Mapping[str, Mapping[str, int]], documents: set[str], where: str
+) -> str | None:
+    """A warning when no judged document id is among `documents` (every metric is then 0,
+    which reads like a bad system rather than qrels that name other documents), else None."""
+    judged = {doc for docs in qrels.values() for doc in docs}
+    if not judged or judged & documents:
+        return None
+    example = sorted(judged)[0]
+    return (f"none of the {len(judged)} judged documents is {where} (e.g. {example!r}), so "
+            "every metric is 0: qrels name documents by their path relative to the indexed "
+            "folder, e.g. `notes/a.md`")
+
+
+def tie_disagreements(by_rank: Mapping[str, Sequence[str]],
+                      by_score: Mapping[str, Sequence[str]]) -> int:
+    """How many queries a run ranks differently from trec_eval."""
+    return sum(list(docs) != list(by_score.get(q, ())) for q, docs in by_rank.items())
+
+
+def indexed_paths(db: Path) -> set[str]:
+    """The document paths an index holds."""
+    from reference.backends.sqlite_fts import SqliteIndex
+
+    with SqliteIndex(db) as index:
+        return set(index.document_hashes())
+
+
 # -- commands -----------------------------------------------------------------------------------
 
 
@@ -205,6 +240,9 @@ def cmd_eval(args: argparse.Namespace) -> int:
     if unjudged:
         print(f"eval: {len(unjudged)} queries without judgements not scored: "
               f"{', '.join(unjudged)}", file=sys.stderr)
+    stray = judgements_elsewhere(labelled.qrels, indexed_paths(args.db), "in the index")
+    if stray is not None:
+        print(f"eval: warning: {stray}", file=sys.stderr)
     if args.json:
         doc = {"k": k, "modes": {m: e.to_json() for m, e in evaluations.items()}}
         _write(args.json, json.dumps(doc, indent=2, ensure_ascii=False) + "\n")
@@ -224,12 +262,25 @@ def cmd_score(args: argparse.Namespace) -> int:
     """Score TREC run files against TREC qrels, no database needed."""
     k = _check_k(args.k)
     qrels = read_qrels(args.qrels)
-    evaluations = {path.stem: metrics.evaluate(read_run(path), qrels, k) for path in args.runs}
+    evaluations = {path.stem: metrics.evaluate(read_run(path, args.order), qrels, k)
+                   for path in args.runs}
     print(table(evaluations, k, args.markdown))
+    if args.order == "rank":
+        for path in args.runs:
+            differ = tie_disagreements(read_run(path), read_run(path, "trec_eval"))
+            if differ:
+                print(f"eval score: {path.stem}: note: in {differ} queries trec_eval ranks the "
+                      "documents differently (it sorts by score, ties by docid descending, and "
+                      "ignores the rank column); --order trec_eval reproduces its order",
+                      file=sys.stderr)
     for name, e in evaluations.items():
         if e.unjudged:
             print(f"eval score: {name}: {len(e.unjudged)} queries without judgements not "
                   f"scored: {', '.join(e.unjudged)}", file=sys.stderr)
+    retrieved = {doc for path in args.runs for docs in read_run(path).values() for doc in docs}
+    stray = judgements_elsewhere(qrels, retrieved, "in any run")
+    if stray is not None:
+        print(f"eval score: warning: {stray}", file=sys.stderr)
     if args.json:
         doc = {"k": k, "modes": {m: e.to_json() for m, e in evaluations.items()}}
         _write(args.json, json.dumps(doc, indent=2, ensure_ascii=False) + "\n")
@@ -399,8 +450,17 @@ def register(subparsers: Any) -> None:
                    help="write one TREC run file per mode into this folder")
     p.set_defaults(func=_guard(cmd_eval))
 
-    s = sub.add_parser("score", help="score TREC run files against TREC qrels")
+    s = sub.add_parser(
+        "score", help="score TREC run files against TREC qrels",
+        description="Score TREC run files against TREC qrels. A run is ranked by its rank "
+        "column (METRIC-3); trec_eval ignores that column and sorts by score, ties by docid "
+        "descending, so on tied (or rank-contradicting) scores the two disagree: "
+        "--order trec_eval reproduces trec_eval's order.",
+    )
     s.add_argument("runs", type=Path, nargs="+", help="TREC run files")
+    s.add_argument("--order", choices=ORDERS, default="rank",
+                   help="rank: the rank column (default, METRIC-3); trec_eval: score "
+                   "descending, ties by docid descending, as trec_eval")
     _common(s, db=False)
     s.add_argument("--json", type=Path)
     s.add_argument("--markdown", action="store_true")

@@ -2,7 +2,8 @@
 and the kit's query list (`qid<TAB>text`). Malformed lines are `file:line: message`.
 
 Judgements and runs are the inputs of spec/metrics.md (METRIC-1); a run read from a file is
-ordered by its rank column, which trec_eval ignores in favour of the score (see the chapter).
+ordered by its rank column, which trec_eval ignores in favour of the score (see the chapter);
+`order="trec_eval"` reads it in trec_eval's order instead.
 
 What a line is, exactly (issue 29): the file is a regular file of at most MAX_FILE_BYTES of
 strict UTF-8; a line ends at LF (a CR before it is dropped); blank lines and lines whose
@@ -101,10 +102,23 @@ def read_qrels(path: Path) -> dict[str, dict[str, int]]:
     return out
 
 
-def read_run(path: Path) -> dict[str, list[str]]:
+#: `--order`: the rank column (METRIC-3, the default) or trec_eval's re-sort by score.
+ORDERS = ("rank", "trec_eval")
+
+
+def trec_eval_order(entries: Sequence[tuple[str, float]]) -> list[str]:
+    """trec_eval's order of one query's (docid, score) entries: score descending, ties by
+    docid descending (byte order of the UTF-8 text, as its strcmp); the rank column is not
+    used."""
+    by_doc = sorted(entries, key=lambda e: e[0].encode("utf-8"), reverse=True)
+    return [doc for doc, _ in sorted(by_doc, key=lambda e: e[1], reverse=True)]  # stable
+
+
+def read_run(path: Path, order: str = "rank") -> dict[str, list[str]]:
     """`qid Q0 docid rank score tag` per line; each query's documents ordered by rank (unique
-    per query). Repeated documents are kept: METRIC-3 counts the first."""
-    ranked: dict[str, dict[int, str]] = {}
+    per query), or with `order="trec_eval"` as trec_eval orders them (`trec_eval_order`).
+    Repeated documents are kept: METRIC-3 counts the first."""
+    ranked: dict[str, dict[int, tuple[str, float]]] = {}
     for n, line in read_lines(path):
         parts = fields(line)
         if len(parts) != 6:
@@ -113,12 +127,14 @@ def read_run(path: Path) -> dict[str, list[str]]:
             )
         qid, _, doc, rank_text, score, _ = parts
         rank = _int(path, n, rank_text, "rank")
-        _score(path, n, score)
+        value = _score(path, n, score)
         ranks = ranked.setdefault(qid, {})
         if rank in ranks:
             raise EvalFileError(path, n, f"rank {rank} used twice for query {qid!r}")
-        ranks[rank] = doc
-    return {q: [r[i] for i in sorted(r)] for q, r in ranked.items()}
+        ranks[rank] = (doc, value)
+    if order == "trec_eval":
+        return {q: trec_eval_order([r[i] for i in sorted(r)]) for q, r in ranked.items()}
+    return {q: [r[i][0] for i in sorted(r)] for q, r in ranked.items()}
 
 
 def read_queries(path: Path) -> dict[str, str]:

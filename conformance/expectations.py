@@ -12,6 +12,8 @@ from pathlib import Path
 
 import yaml
 
+from conformance.yaml_errors import invalid_yaml_message
+
 _KEYS = {"id", "reason", "link"}
 #: The reason `hrc run --update-expected-failures` writes; the loader refuses it until a human
 #: replaces it with why the case fails (PROTO-45).
@@ -45,9 +47,7 @@ def load(
     try:
         root = yaml.compose(text, Loader=yaml.SafeLoader)
     except yaml.YAMLError as exc:
-        mark = getattr(exc, "problem_mark", None)
-        line = mark.line + 1 if mark is not None else 1
-        raise ExpectationsError(f"{where}:{line}: invalid YAML: {exc}") from exc
+        raise ExpectationsError(invalid_yaml_message(where, exc)) from exc
     if root is None:
         return {}
     if not isinstance(root, yaml.SequenceNode):

@@ -18,7 +18,7 @@ from html import escape
 from pathlib import Path
 from typing import Any
 
-from conformance import badge, errors
+from conformance import authority, badge, errors
 from conformance.cases import Case, CaseFileError, load_file
 from conformance.clauses import Clause, defined_clauses
 from conformance.compare import drop_timings
@@ -36,6 +36,8 @@ class ClauseText:
 
     clause: Clause
     text: str
+    #: who decided the clause (spec/authority.json, PROTO-48); None when the spec has no index.
+    authority: str | None = None
 
 
 def clause_texts(spec_dir: Path | None = None) -> dict[str, ClauseText]:
@@ -46,6 +48,10 @@ def clause_texts(spec_dir: Path | None = None) -> dict[str, ClauseText]:
     except (OSError, ValueError):
         return out
     base = spec_dir or _kit_spec()
+    try:
+        index = authority.index_for(spec_dir)
+    except authority.AuthorityError:
+        index = {}
     lines_of: dict[str, list[str]] = {}
     for cid, clause in defined.items():
         lines = lines_of.setdefault(
@@ -56,7 +62,7 @@ def clause_texts(spec_dir: Path | None = None) -> dict[str, ClauseText]:
             if not line.strip() or line.lstrip().startswith(("- **", "#", "|", "```")):
                 break
             para.append(line.strip())
-        out[cid] = ClauseText(clause, " ".join(para).removeprefix("- "))
+        out[cid] = ClauseText(clause, " ".join(para).removeprefix("- "), index.get(cid))
     return out
 
 
@@ -192,6 +198,7 @@ pre{background:#f4f4f4;padding:6px 8px;overflow:auto;max-height:420px;font-size:
 .diff .hunk{color:#6a1b9a}
 dl{display:grid;grid-template-columns:max-content auto;gap:2px 12px;margin:6px 0}dt{color:#555}
 dd{margin:0}.clause{margin:6px 0 12px}.clause p{margin:2px 0 0 0}
+.authority{font-size:11px;padding:0 4px;border:1px solid #999;border-radius:3px;color:#333}
 """
 
 
@@ -229,10 +236,16 @@ def _clause_links(ids: list[str], known: Mapping[str, ClauseText]) -> str:
     links = []
     for cid in ids:
         if cid in known:
-            links.append(f'<a href="#{_anchor("clause", cid)}">{escape(cid)}</a>')
+            links.append(f'<a href="#{_anchor("clause", cid)}">{escape(cid)}</a>'
+                         + _authority_badge(known[cid].authority))
         else:
             links.append(escape(cid))
     return ", ".join(links) or "–"
+
+
+def _authority_badge(name: str | None) -> str:
+    """` <span class="authority">anchor</span>`: who decided a clause (PROTO-48), or ""."""
+    return f' <span class="authority">{escape(name)}</span>' if name else ""
 
 
 def _diff_html(lines: list[str]) -> str:
@@ -335,6 +348,9 @@ def _port_section(
         + (f", started {escape(document['startedAt'])}" if document.get("startedAt") else "")
         + "</p>"
     )
+    counts = document.get("authority")
+    if isinstance(counts, dict) and (line := authority.summary_line(counts)):
+        out.append(f"<p>{escape(line)} (passed/judged cases per authority, PROTO-48)</p>")
     check = document.get("dataCheck")
     if check is not None and check["status"] == "failed":
         bad = [f for f in check["files"] if f["status"] in ("stale", "unknown")]
@@ -384,8 +400,9 @@ def _clauses_section(
             where = f'<a href="{escape(url)}">{escape(where)}</a>'
         else:
             where = escape(where)
-        out.append(f'<div class="clause" id="{_anchor("clause", cid)}"><b>{escape(cid)}</b> '
-                   f'<span class="muted">{where}</span><p>{escape(entry.text)}</p></div>')
+        out.append(f'<div class="clause" id="{_anchor("clause", cid)}"><b>{escape(cid)}</b>'
+                   f'{_authority_badge(entry.authority)} <span class="muted">{where}</span>'
+                   f'<p>{escape(entry.text)}</p></div>')
     out.append("</section>")
     return out
 

@@ -46,7 +46,7 @@ def _detail(result: CaseResult) -> str:
 def to_element(run: RunResult) -> ET.Element:
     counts = run.counts()
     data_failed = run.data_check is not None and run.data_check.failed
-    aborted = run.aborted is not None
+    aborted = run.aborted is not None or run.interrupted
     suites = ET.Element("testsuites", name="hrc")
     suite = ET.SubElement(
         suites,
@@ -103,6 +103,10 @@ def to_element(run: RunResult) -> ET.Element:
         message, stderr = run.aborted
         el = ET.SubElement(tc, "error", message=xml_safe(printable(message)), type="aborted")
         el.text = xml_safe("\n".join(printable(line) for line in stderr))
+    if run.interrupted:  # PROTO-40: the run was cut by Ctrl-C; the rest is not run
+        tc = ET.SubElement(suite, "testcase", classname="hrc.run", name="hrc-interrupted")
+        ET.SubElement(tc, "error", message="the run was interrupted (Ctrl-C); "
+                      f"{counts['not_run']} case(s) not run", type="interrupted")
     return suites
 
 

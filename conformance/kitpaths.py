@@ -1,6 +1,7 @@
 """`hrc data-path`: where the installed kit keeps spec/data, for ports in other repositories.
 
-A port in its own repository pins the kit (`pip install hybrid-retrieval-conformance==X`) and
+A port in its own repository pins the kit (the command `hrc pin` prints: a clone at tag
+`vX.Y.Z`, or a wheel) and
 loads the data files from the directory this prints, so its hello's `dataFiles` hashes match
 the kit it is tested against (PROTO-28, PROTO-29). Works from a clone and from a wheel.
 """
@@ -10,10 +11,24 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from pathlib import Path
 from typing import Any
 
 from conformance import errors
 from reference.data import SpecDataError, kit_root
+
+
+def shadowed_golden(golden: Path | None, cwd: Path | None = None) -> str | None:
+    """A warning when the working directory holds a `golden/` that a run without `--golden`
+    does not read (the installed kit's cases are used instead), else None."""
+    if golden is not None:
+        return None
+    here = (cwd or Path.cwd()) / "golden"
+    used = kit_root() / "golden"
+    if not here.is_dir() or here.resolve() == used.resolve():
+        return None
+    return (f"./golden is not the suite this run uses: the cases come from {used} (the "
+            "installed kit); pass --golden golden to use yours, or `pip install -e .` here")
 
 
 def describe() -> dict[str, Any]:

@@ -14,8 +14,10 @@ from pathlib import Path
 from typing import Any
 
 from conformance import errors
+from conformance.authority import AuthorityError, index_for
 from conformance.cases import CaseFileError, SelectionError, case_files, load_all, select
 from conformance.printable import printable
+from conformance.profiles import spec_dir_for
 
 
 def register(subparsers: Any) -> None:
@@ -28,7 +30,7 @@ def register(subparsers: Any) -> None:
     )
     p.add_argument(
         "--select", action="append", default=[], metavar="PATTERN",
-        help="as for `hrc run`: id, glob, prefix, tag, stage, op or clause id",
+        help="as for `hrc run`: id, glob, prefix, tag, stage, op, clause id or authority:NAME",
     )
     p.add_argument("--golden", type=Path, metavar="DIR", help="golden case directory")
     p.add_argument("--json", action="store_true", help="one JSON object per line")
@@ -37,8 +39,9 @@ def register(subparsers: Any) -> None:
 
 def cmd_list(args: argparse.Namespace) -> int:
     try:
-        chosen = select(load_all(case_files(args.golden), root=args.golden), args.select)
-    except (CaseFileError, SelectionError) as exc:
+        suite = load_all(case_files(args.golden), root=args.golden)
+        chosen = select(suite, args.select, index_for(spec_dir_for(args.golden)))
+    except (CaseFileError, SelectionError, AuthorityError) as exc:
         return errors.emit("list", str(exc))
     out = sys.stdout
     for case in chosen:

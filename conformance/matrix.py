@@ -1,7 +1,9 @@
 """`hrc report R1.json [R2.json ...]`: a compliance matrix, ports x stages.
 
 A cell is `passed/total` for the cases of that stage in that report; `n/a` marks stages where
-every case was not applicable, and a trailing `*` marks cells with some not-applicable cases.
+every case was not applicable, a trailing `*` marks cells with some not-applicable cases, and
+` ✗N` cells where N cases failed the run (bold in Markdown), so a failing port never reads as
+an incomplete but correct one.
 Profiles (`profile:NAME`, PROFILE-6) come after the core stages; the `data` column shows the
 data check (PROTO-29). Reports are validated and must be complete (PROTO-26).
 """
@@ -18,6 +20,10 @@ from typing import Any
 from conformance import errors
 from conformance.printable import printable
 from conformance.report import ReportError, load
+from conformance.runner import FAILING
+
+#: Marks a cell with cases that failed the run, followed by how many (`5/95* ✗3`).
+FAILED_MARK = "✗"
 
 
 @dataclass
@@ -25,6 +31,8 @@ class Cell:
     passed: int = 0
     total: int = 0
     not_applicable: int = 0
+    #: cases that failed the run (failed, errored, crashed, timed_out, protocol_violation, xpass)
+    failing: int = 0
 
     def add(self, status: str) -> None:
         self.total += 1
@@ -32,14 +40,18 @@ class Cell:
             self.passed += 1
         elif status == "not_applicable":
             self.not_applicable += 1
+        elif status in FAILING:
+            self.failing += 1
 
     def render(self) -> str:
+        """`passed/total`, `*` when some are not applicable, ` ✗N` when N failed the run."""
         if self.total == 0:
             return "–"
         if self.not_applicable == self.total:
             return "n/a"
         mark = "*" if self.not_applicable else ""
-        return f"{self.passed}/{self.total}{mark}"
+        failed = f" {FAILED_MARK}{self.failing}" if self.failing else ""
+        return f"{self.passed}/{self.total}{mark}{failed}"
 
 
 @dataclass
@@ -98,6 +110,12 @@ def _escape(text: str) -> str:
     return _MARKDOWN_PUNCT.sub(r"\\\1", text)
 
 
+def _markdown_cell(cell: Cell) -> str:
+    """A cell, in bold when a case of it failed the run."""
+    text = cell.render()
+    return f"**{text}**" if cell.failing else text
+
+
 def render_markdown(stages: list[str], rows: list[Row]) -> str:
     header = ["port", *stages, "total", "data"]
     lines = [
@@ -105,11 +123,12 @@ def render_markdown(stages: list[str], rows: list[Row]) -> str:
         "|" + "|".join(["---"] + [":---:"] * (len(header) - 1)) + "|",
     ]
     for row in rows:
-        cells = [row.cells.get(s, Cell()).render() for s in stages]
-        row_cells = [_escape(row.port), *cells, row.total.render(), row.data]
+        cells = [_markdown_cell(row.cells.get(s, Cell())) for s in stages]
+        row_cells = [_escape(row.port), *cells, _markdown_cell(row.total), row.data]
         lines.append("| " + " | ".join(row_cells) + " |")
     lines.append("")
-    lines.append("`passed/total` per stage; `*` some cases not applicable; `n/a` none applicable.")
+    lines.append("`passed/total` per stage; `*` some cases not applicable; `n/a` none applicable;")
+    lines.append(f"**`{FAILED_MARK}N`** N cases failed the run.")
     lines.append("`profile:NAME` columns are profiles; `data` is the spec/data check (PROTO-29).")
     return "\n".join(lines) + "\n"
 
@@ -126,10 +145,13 @@ def render_text(stages: list[str], rows: list[Row]) -> str:
         for row in rows
     ]
     widths = [max(len(r[i]) for r in table) for i in range(len(header))]
-    return "".join(
+    lines = "".join(
         "  ".join(cell.ljust(widths[i]) for i, cell in enumerate(r)).rstrip() + "\n"
         for r in table
     )
+    if any(row.total.failing for row in rows):
+        lines += f"{FAILED_MARK}N: N cases failed the run (see each report)\n"
+    return lines
 
 
 def register(subparsers: Any) -> None:

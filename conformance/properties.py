@@ -3,12 +3,14 @@
 Hypothesis generates inputs, the adapter answers them (spec/adapter-protocol.md), and each
 property checks a law the spec states without needing an expected output:
 
-- `rrf-permutation`: RRF output is identical, bit for bit, for every order of 2..6 lists (RRF-11);
-- `rrf-total-order`: the fused order is strictly increasing in (−exact score, path, id)
-  (RRF-6, RRF-8), with the exact scores recomputed here from ranks and weights;
+- `rrf-permutation`: the RRF ranking (order, ids, paths, every score bit) is identical for every
+  order of 2..6 lists (RRF-11); the filled fields may follow list order (RRF-10);
+- `rrf-total-order`: every emitted score is the canonical float recomputed here from ranks and
+  weights (RRF-4, RRF-7) and the fused order is strictly increasing in (−score, path, id)
+  (RRF-6, RRF-8, RRF-12);
 - `rerank-tail`: items beyond rerankTopN come back untouched, the head is a permutation of
   itself (RERANK-3, RERANK-11);
-- `ladder-prefix`: the rows are a prefix of the canonical rung order and the walk stops at the
+- `ladder-prefix`: the rows are a subsequence of the canonical rung order and the walk stops at the
   first rung given hits (LADDER-2), checked metamorphically on scripted backends;
 - `intent-compose`: each multiplier is the left-to-right product of its rules' multipliers from
   the default table (spec/data/intent-anchor.json), scores compose the same way, rules belong
@@ -26,6 +28,7 @@ from __future__ import annotations
 import argparse
 import itertools
 import json
+import sys
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
@@ -35,8 +38,9 @@ import yaml
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from conformance import errors
+from conformance import build_step, errors
 from conformance.adapter_process import AdapterFault, AdapterProcess
+from conformance.capabilities import RRF_WEIGHTS
 from conformance.compare import numbers_equal
 from reference.data import load_json
 
@@ -69,6 +73,8 @@ class PortClient:
         self.argv = list(argv)
         self.timeout = timeout
         self.operations: frozenset[str] = frozenset()
+        #: the hello's capabilities: inputs needing one the port lacks are never sent (OP-2).
+        self.capabilities: frozenset[str] = frozenset()
         self._proc: AdapterProcess | None = None
         self._seq = 0
 
@@ -84,6 +90,7 @@ class PortClient:
                 proc.kill()
                 raise
             self.operations = frozenset(hello.operations)
+            self.capabilities = frozenset(hello.capabilities)
             self._proc = proc
         return self._proc
 
@@ -136,11 +143,15 @@ _IDS = ["a", "b", "c", "d", "e", "f", "g"]
 _PATHS = ["a.md", "b.md", "B.md", "x.md", "\uff5e.md", "\U0001f600.md", "caf\u00e9.md"]
 _TITLES = ["", "alpha", "beta", "Alpha"]
 _WEIGHTS = [1, 1.0, 0.5, 2, 0, 0.1, 1.7, 3]
+#: Weights a port without `rrf-weights` must accept (any other is `unsupported`, OP-2).
+_DEFAULT_WEIGHTS = [1, 1.0]
 
 
 @st.composite
-def rrf_inputs(draw: st.DrawFn) -> JSON:
-    """2..6 overlapping lists with weights, repeated ids and conflicting fields; a k."""
+def rrf_inputs(draw: st.DrawFn, weighted: bool = True) -> JSON:
+    """2..6 overlapping lists with weights (only 1 unless `weighted`), repeated ids and
+    conflicting fields; a k."""
+    weights = _WEIGHTS if weighted else _DEFAULT_WEIGHTS
     lists = []
     for i in range(draw(st.integers(2, 6))):
         items = []
@@ -150,7 +161,7 @@ def rrf_inputs(draw: st.DrawFn) -> JSON:
             if title:
                 item["title"] = title
             items.append(item)
-        lists.append({"name": f"l{i}", "weight": draw(st.sampled_from(_WEIGHTS)), "items": items})
+        lists.append({"name": f"l{i}", "weight": draw(st.sampled_from(weights)), "items": items})
     return {"lists": lists, "k": draw(st.sampled_from([60, 1, 2, 7]))}
 
 
@@ -252,11 +263,16 @@ def intent_inputs(draw: st.DrawFn) -> JSON:
 # -- the properties ----------------------------------------------------------------------------
 
 
+def _ranking(output: JSON) -> list[tuple[Any, Any, Any]]:
+    """RRF-11: what must not follow list order: order, ids, paths and score bits."""
+    return [(r.get("id"), r.get("path"), r.get("score")) for r in output.get("results", [])]
+
+
 def check_rrf_permutation(client: PortClient, example: JSON, order: Sequence[int]) -> None:
-    """RRF-11: the same output for a permutation of the lists."""
+    """RRF-11: the same ranking for a permutation of the lists."""
     other = {**example, "lists": [example["lists"][i] for i in order]}
-    first = _result(client, "rrf", example)
-    second = _result(client, "rrf", other)
+    first = _ranking(_result(client, "rrf", example))
+    second = _ranking(_result(client, "rrf", other))
     if first != second:
         raise Violation(
             f"rrf output changed when the lists were permuted to {list(order)}",
@@ -264,34 +280,46 @@ def check_rrf_permutation(client: PortClient, example: JSON, order: Sequence[int
         )
 
 
-def exact_scores(example: JSON) -> dict[str, Fraction]:
-    """RRF-2..RRF-6 recomputed: Σ exact(w) / (k + r + 1) over first occurrences."""
+def canonical_scores(example: JSON) -> dict[str, float]:
+    """RRF-2, RRF-4, RRF-7 recomputed: w / (k + r + 1) for every occurrence, summed largest
+    first from 0.0."""
     k = int(example.get("k", 60))
-    scores: dict[str, Fraction] = {}
+    if k <= 0:
+        k = 60  # RRF-1
+    parts: dict[str, list[float]] = {}
     for ranked in example["lists"]:
-        weight = Fraction(float(ranked.get("weight", 1)))
+        weight = float(ranked.get("weight", 1))
         if weight == 0:
             continue
-        seen: set[str] = set()
         for rank, item in enumerate(ranked["items"]):
-            if item["id"] in seen:
-                continue
-            seen.add(item["id"])
-            scores[item["id"]] = scores.get(item["id"], Fraction(0)) + weight / (k + rank + 1)
+            parts.setdefault(item["id"], []).append(weight / float(k + rank + 1))
+    scores: dict[str, float] = {}
+    for cid, values in parts.items():
+        total = 0.0
+        for value in sorted(values, reverse=True):
+            total += value
+        scores[cid] = total
     return scores
 
 
 def check_rrf_total_order(client: PortClient, example: JSON) -> None:
-    """RRF-6, RRF-8: adjacent results strictly increase in (−exact score, path, id)."""
+    """RRF-6, RRF-7, RRF-8, RRF-12: canonical scores; results strictly increase in
+    (−score, path, id)."""
     results = _result(client, "rrf", example)["results"]
-    exact = exact_scores(example)
+    scores = canonical_scores(example)
     ids = [r["id"] for r in results]
-    if sorted(ids) != sorted(exact):
-        message = f"rrf returned ids {ids}, expected the set {sorted(exact)}"
+    if sorted(ids) != sorted(scores):
+        message = f"rrf returned ids {ids}, expected the set {sorted(scores)}"
         raise Violation(message, [("rrf", example)])
+    for r in results:
+        if r.get("score") != scores[r["id"]]:
+            raise Violation(
+                f"rrf score of {r['id']} is {r.get('score')!r}, expected {scores[r['id']]!r}",
+                [("rrf", example)],
+            )
     for before, after in itertools.pairwise(results):
-        a = (-exact[before["id"]], before["path"], before["id"])
-        b = (-exact[after["id"]], after["path"], after["id"])
+        a = (-scores[before["id"]], before["path"], before["id"])
+        b = (-scores[after["id"]], after["path"], after["id"])
         if not a < b:
             raise Violation(
                 f"rrf order is not strict: {before['id']} ({before['path']}) before "
@@ -317,16 +345,27 @@ def check_rerank_tail(client: PortClient, example: JSON) -> None:
 
 
 def check_ladder_prefix(client: PortClient, example: JSON) -> None:
-    """LADDER-2: rows are a canonical prefix; hits on rung j end the walk at rung j."""
+    """LADDER-2, LADDER-3: rows are a subsequence of the canonical order that always holds
+    `initial` and `force-refresh` once reached; hits on rung j end the walk at rung j."""
     base = example["input"]
     first = _result(client, "search", base)["trace"]["bm25"]
     rows = first["attempts"]
     names = [r["rung"] for r in rows]
-    if tuple(names) != RUNGS[: len(names)]:
-        raise Violation(f"rows {names} are not a prefix of the canonical order", [("search", base)])
-    if first["winningRung"] is None and len(rows) != len(RUNGS):
-        raise Violation(f"no rung won but only {len(rows)} rows were emitted", [("search", base)])
-    searched = [i for i, r in enumerate(rows) if r["searched"] and r["rung"] != "trigram_fuzzy"]
+    positions = [RUNGS.index(n) if n in RUNGS else -1 for n in names]
+    if -1 in positions or positions != sorted(set(positions)):
+        raise Violation(f"rows {names} are not a subsequence of the canonical order",
+                        [("search", base)])
+    if first["winningRung"] is None and not {"initial", "force-refresh"} <= set(names):
+        raise Violation(f"no rung won but rows {names} lack initial or force-refresh",
+                        [("search", base)])
+    # LADDER-6: a repeated expression is searched again, so only its first row can win alone.
+    seen: set[str] = set()
+    searched = []
+    for i, r in enumerate(rows):
+        if r["searched"] and r["rung"] != "trigram_fuzzy" and r["expression"] not in seen:
+            searched.append(i)
+        if r["searched"]:
+            seen.add(r["expression"])
     if not searched or any(r["hits"] for r in rows[:-1]):
         return
     j = searched[example["pick"] % len(searched)]
@@ -399,38 +438,44 @@ class Property:
     ops: tuple[str, ...]
     clauses: tuple[str, ...]
     stage: str
-    strategy: st.SearchStrategy[Any]
+    #: the inputs to draw, given the port's capabilities (never one it lacks, OP-2)
+    strategy: Callable[[frozenset[str]], st.SearchStrategy[Any]]
     check: Callable[[PortClient, Any], None]
 
 
-def _permutation_strategy() -> st.SearchStrategy[tuple[JSON, list[int]]]:
-    return rrf_inputs().flatmap(
+def _permutation_strategy(caps: frozenset[str]) -> st.SearchStrategy[tuple[JSON, list[int]]]:
+    return _rrf_strategy(caps).flatmap(
         lambda ex: st.tuples(st.just(ex), st.permutations(list(range(len(ex["lists"])))))
     )
+
+
+def _rrf_strategy(caps: frozenset[str]) -> st.SearchStrategy[JSON]:
+    return rrf_inputs(weighted=RRF_WEIGHTS in caps)
 
 
 PROPERTIES: dict[str, Property] = {
     p.name: p
     for p in (
         Property(
-            "rrf-permutation", ("rrf",), ("RRF-11",), "rrf", _permutation_strategy(),
+            "rrf-permutation", ("rrf",), ("RRF-11",), "rrf", _permutation_strategy,
             lambda c, ex: check_rrf_permutation(c, ex[0], ex[1]),
         ),
         Property(
-            "rrf-total-order", ("rrf",), ("RRF-6", "RRF-8"), "rrf", rrf_inputs(),
+            "rrf-total-order", ("rrf",), ("RRF-6", "RRF-7", "RRF-8"), "rrf", _rrf_strategy,
             check_rrf_total_order,
         ),
         Property(
-            "rerank-tail", ("rerank",), ("RERANK-3", "RERANK-11"), "rerank", rerank_inputs(),
-            check_rerank_tail,
+            "rerank-tail", ("rerank",), ("RERANK-3", "RERANK-11"), "rerank",
+            lambda _: rerank_inputs(), check_rerank_tail,
         ),
         Property(
-            "ladder-prefix", ("search",), ("LADDER-2",), "ladder", ladder_inputs(),
+            "ladder-prefix", ("search",), ("LADDER-2",), "ladder", lambda _: ladder_inputs(),
             check_ladder_prefix,
         ),
         Property(
             "intent-compose", ("intent_detect", "intent_reweight"),
-            ("INTENT-7", "INTENT-9"), "intent", intent_inputs(), check_intent_compose,
+            ("INTENT-7", "INTENT-9"), "intent", lambda _: intent_inputs(),
+            check_intent_compose,
         ),
     )
 }
@@ -462,7 +507,7 @@ def run_property(prop: Property, client: PortClient, examples: int) -> PropertyR
         derandomize=True,
         suppress_health_check=list(HealthCheck),
     )
-    @given(prop.strategy)
+    @given(prop.strategy(client.capabilities))
     def holds(example: Any) -> None:
         prop.check(client, example)
 
@@ -548,6 +593,7 @@ def register(subparsers: Any) -> None:
         "Exit 0 when every property holds, 1 when one fails, 2 on a usage error.",
     )
     p.add_argument("--adapter", metavar="CMD", help="adapter command line (default: the reference)")
+    build_step.add_arguments(p)
     p.add_argument("--examples", type=int, default=100, metavar="N", help="per property (100)")
     p.add_argument(
         "--select", action="append", default=[], metavar="NAME", help="only these properties"
@@ -567,6 +613,7 @@ def cmd_properties(args: argparse.Namespace) -> int:
         argv = adapter_argv(args.adapter)
     except SelectionError as exc:
         return errors.emit("properties", str(exc))
+    build_step.prepare(args, argv, "properties", sys.stderr)  # before the handshake
     try:
         results = run_properties(argv, args.examples, args.select or None)
     except AdapterFault as fault:

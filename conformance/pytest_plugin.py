@@ -170,6 +170,8 @@ class HrcCaseItem(pytest.Item):
 
     def repr_failure(self, excinfo: pytest.ExceptionInfo[BaseException], style: Any = None) -> Any:
         if isinstance(excinfo.value, HrcCaseFailure):
+            from conformance.authority import index_for
+            from conformance.profiles import spec_dir_for
             from conformance.report import failure_block
 
             parts = ["hrc", "run", "--adapter", self.config.getoption("--hrc-adapter")]
@@ -177,10 +179,12 @@ class HrcCaseItem(pytest.Item):
             if golden:
                 parts += ["--golden", golden]
             repro = shlex.join(parts)
+            index = index_for(spec_dir_for(Path(golden) if golden else None))
             result = excinfo.value.result
             path, line, _ = self.reportinfo()
             return HrcFailureRepr(
-                failure_block(result, repro).rstrip("\n"), Path(path), (line or 0) + 1,
+                failure_block(result, repro, authorities=index).rstrip("\n"), Path(path),
+                (line or 0) + 1,
                 summary_line(result),
             )
         return super().repr_failure(excinfo)

@@ -30,6 +30,7 @@ from typing import Any
 import yaml
 
 from conformance import errors
+from conformance.authority import AuthorityError, index_for
 from conformance.cases import (
     Case,
     CaseFileError,
@@ -40,6 +41,7 @@ from conformance.cases import (
     select,
 )
 from conformance.compare import absent_problem, check, compare, drop_timings, numbers_equal
+from conformance.profiles import spec_dir_for
 from reference.data import kit_root
 
 Handler = Callable[[dict[str, Any]], dict[str, Any]]
@@ -416,11 +418,17 @@ def cmd_regen(args: argparse.Namespace) -> int:
 
     try:
         cases = select(
-            load_all(case_files(args.golden), root=args.golden), args.select
+            load_all(case_files(args.golden), root=args.golden), args.select,
+            index_for(spec_dir_for(args.golden)),
         )
         cases = [c for c in cases if c.derived_from is None]  # DSL-23: same file node as base
-    except (CaseFileError, SelectionError) as exc:
+    except (CaseFileError, SelectionError, AuthorityError) as exc:
         return errors.emit("regen", str(exc))
+    from conformance.kitpaths import shadowed_golden
+
+    shadowed = shadowed_golden(args.golden)
+    if shadowed is not None:
+        errors.warn("regen", shadowed)
     changes, problems = plan(cases, registry())
     try:
         edits = apply(changes)

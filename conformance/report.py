@@ -11,12 +11,12 @@ import json
 import os
 import tempfile
 import unicodedata
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from importlib import metadata
 from pathlib import Path
 from typing import Any, TextIO
 
-from conformance import input_files, not_applicable
+from conformance import authority, input_files, not_applicable
 from conformance import profiles as profiles_mod
 from conformance.cases import Case, golden_dir, schema_validator, suite_profiles
 from conformance.printable import printable
@@ -42,10 +42,10 @@ _SHOW_STDERR = frozenset({"errored", "crashed", "timed_out", "protocol_violation
 
 
 def kit_version() -> str:
-    try:
-        return metadata.version("hybrid-retrieval-conformance")
-    except metadata.PackageNotFoundError:
-        return "0+unknown"
+    """The kit's version: the spec version it ships (`conformance.__version__`)."""
+    from conformance import __version__
+
+    return __version__
 
 
 @dataclass(frozen=True)
@@ -55,13 +55,25 @@ class SuiteInfo:
     golden: str
     #: profile name -> version, for every profile the suite has cases of (PROFILE-2).
     profiles: dict[str, str] = field(default_factory=dict)
+    #: clause id -> authority, from the suite's spec/authority.json (PROTO-48).
+    authorities: Mapping[str, str] = field(default_factory=dict)
+    #: a `golden/` in the working directory that this run does not read, as a warning.
+    shadowed: str | None = None
 
     @classmethod
     def for_cases(cls, suite: list[Case], golden: Path | None) -> SuiteInfo:
+        from conformance.kitpaths import shadowed_golden
         from reference import SPEC_VERSION
 
         where = str(golden if golden is not None else golden_dir())
-        return cls(SPEC_VERSION, len(suite), where, suite_profiles(suite, golden))
+        index = authority.index_for(profiles_mod.spec_dir_for(golden))
+        return cls(SPEC_VERSION, len(suite), where, suite_profiles(suite, golden), index,
+                   shadowed_golden(golden))
+
+    def header(self, selected: int) -> str:
+        """`golden: DIR (N of M cases, spec X)`: which suite ran."""
+        return (f"golden: {self.golden} ({selected} of {self.case_count} cases, "
+                f"spec {self.spec_version})")
 
 
 def footer(counts: dict[str, int], data_failed: bool = False, unmet: int = 0) -> str:
@@ -92,15 +104,23 @@ def summary(
     return out
 
 
+def authority_counts(run: RunResult, suite: SuiteInfo) -> dict[str, dict[str, int]]:
+    """PROTO-48: passed/total per authority over the cases the run judged (passed or failing;
+    skipped and not run cases are not judged), a case under every authority it cites."""
+    judged = ((r.case.clauses, r.status == "passed") for r in run.results
+              if r.status == "passed" or r.status in FAILING)
+    return authority.tally(judged, suite.authorities)
+
+
 def run_summary(run: RunResult) -> dict[str, Any]:
     """The summary of a whole run."""
     data_failed = run.data_check is not None and run.data_check.failed
     unmet = sum(not v.met for v in run.requirements)
-    return summary(run.counts(), data_failed, unmet, run.aborted is not None)
+    return summary(run.counts(), data_failed, unmet, run.aborted is not None or run.interrupted)
 
 
 def _spec_warnings(run: RunResult, suite: SuiteInfo) -> list[str]:
-    warnings: list[str] = []
+    warnings: list[str] = [suite.shadowed] if suite.shadowed else []
     if run.hello is not None:
         theirs = run.hello.spec_version.split(".")[0]
         ours = suite.spec_version.split(".")[0]
@@ -230,8 +250,12 @@ def build(run: RunResult, suite: SuiteInfo) -> dict[str, Any]:
         "summary": run_summary(run),
         "warnings": _spec_warnings(run, suite),
     }
+    if suite.authorities:
+        document["authority"] = authority_counts(run, suite)
     if run.aborted is not None:
         document["aborted"] = {"message": run.aborted[0], "stderr": list(run.aborted[1])}
+    if run.interrupted:
+        document["interrupted"] = True
     if run.requirements:
         document["require"] = [v.to_json() for v in run.requirements]
     if run.data_check is not None:
@@ -317,9 +341,19 @@ def visible(value: Any, limit: int = 300) -> str:
     return shown if len(shown) <= limit else shown[:limit] + f"… ({len(shown)} chars)"
 
 
-def failure_block(result: CaseResult, repro: str, quiet: bool = False) -> str:
-    """The text shown for one failing case; raw adapter and case-file text is escaped
-    (PROTO-37)."""
+def clause_list(clauses: Sequence[str], authorities: Mapping[str, str]) -> str:
+    """`RRF-2 [anchor], RRF-6 [kit]`: each clause with its authority when known (PROTO-48)."""
+    return ", ".join(f"{c} [{authorities[c]}]" if c in authorities else c for c in clauses)
+
+
+def failure_block(
+    result: CaseResult,
+    repro: str,
+    quiet: bool = False,
+    authorities: Mapping[str, str] | None = None,
+) -> str:
+    """The text shown for one failing case, its clauses with their authority; raw adapter and
+    case-file text is escaped (PROTO-37)."""
     case = result.case
     label = "XPASS" if result.status == "xpass" else "FAILED"
     where = printable(f"{case.file}:{case.line}")
@@ -330,7 +364,7 @@ def failure_block(result: CaseResult, repro: str, quiet: bool = False) -> str:
     lines = [
         head,
         f"  why:      {printable(case.description)}",
-        f"  clauses:  {printable(', '.join(case.clauses))}",
+        f"  clauses:  {printable(clause_list(case.clauses, authorities or {}))}",
         f"  case:     {where}",
         f"  input:    {visible(case.input)}",
     ]
@@ -354,6 +388,8 @@ def render_text(run: RunResult, suite: SuiteInfo, repro: str, quiet: bool = Fals
     Every line but the footer carries escaped text only, so the footer is the one line that
     starts with `hrc: ` (PROTO-37)."""
     parts: list[str] = []
+    if not quiet:
+        parts.append(printable(suite.header(len(run.results))) + "\n")
     if run.hello is not None and not quiet:
         h = run.hello
         parts.append(
@@ -369,7 +405,7 @@ def render_text(run: RunResult, suite: SuiteInfo, repro: str, quiet: bool = Fals
         parts.append(f"warning: {printable(warning)}\n")
     for result in run.results:
         if result.status in FAILING:
-            parts.append(failure_block(result, repro, quiet))
+            parts.append(failure_block(result, repro, quiet, suite.authorities))
     parts.append(aborted_block(run))
     parts.append(data_block(run))
     parts.append(require_block(run))
@@ -383,6 +419,9 @@ def render_text(run: RunResult, suite: SuiteInfo, repro: str, quiet: bool = Fals
             parts.append(f"  {status:<{width}} {counts[status]:>6}{note}\n")
     if run.restarts:
         parts.append(f"  adapter restarts: {run.restarts}\n")
+    line = authority.summary_line(authority_counts(run, suite))
+    if line:
+        parts.append(f"{line}\n")
     parts.append(run_summary(run)["footer"] + "\n")
     return "".join(parts)
 
@@ -428,17 +467,24 @@ def data_block(run: RunResult) -> str:
 
 
 def profile_lines(run: RunResult, suite: SuiteInfo) -> str:
-    """One line per profile of the suite: version, declared or not, passed/total."""
+    """One line per profile of the suite (version, declared or not, passed/failed/skipped),
+    except that undeclared profiles none of whose cases ran share one line."""
     out = []
+    undeclared = []
     for entry in profile_results(run, suite):
         s = entry["summary"]
         state = "declared" if entry["declared"] else "not declared"
         failed = s["total"] - s["passed"] - s["skipped"] - s["not_run"]
+        if not entry["declared"] and s["total"] == s["skipped"]:
+            undeclared.append(f"{entry['name']} {entry['version']}")  # nothing ran: one line
+            continue
         not_run = f", {s['not_run']} not run" if s["not_run"] else ""  # as the footer (PROTO-40)
         out.append(
             f"  profile {entry['name']} {entry['version']} ({state}): {s['passed']} passed, "
             f"{failed} failed, {s['skipped']} skipped{not_run}\n"
         )
+    if undeclared:
+        out.append(f"  profiles not declared: {', '.join(undeclared)}\n")
     return "".join(out)
 
 

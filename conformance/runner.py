@@ -19,7 +19,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-from conformance import protocol
+from conformance import build_step, protocol
 from conformance.adapter_process import AdapterFault, AdapterProcess, python_command
 from conformance.cases import Case, CaseFileError, SelectionError, case_files, load_all, select
 from conformance.compare import Mismatch, check
@@ -52,9 +52,12 @@ BUDGET_EXHAUSTED = "adapter restart budget exhausted"
 #: PROTO-40: the outcome of a selected case the run never reached (the adapter did not start,
 #: or --maxfail stopped the run); neither a pass, a failure nor a skip.
 NOT_RUN = "not_run"
+INTERRUPTED = "not run: the run was interrupted (Ctrl-C)"
 #: Characters of a message, and of each JSON-encoded mismatch value, a result keeps (PROTO-39).
 KEEP_TEXT_CHARS = 4096
 REFERENCE_ADAPTER_MODULE = "conformance.adapter_reference"
+#: Exit status after Ctrl-C (128 + SIGINT), with the reports written (PROTO-40).
+INTERRUPTED_STATUS = 130
 
 
 @dataclass(frozen=True)
@@ -398,6 +401,8 @@ class RunResult:
     aborted: tuple[str, tuple[str, ...]] | None = None
     #: PROTO-42: the `--require` verdicts (set by the caller after the run).
     requirements: list[Verdict] = field(default_factory=list)
+    #: PROTO-40: Ctrl-C stopped the run; the case in flight and the rest are `not_run`.
+    interrupted: bool = False
 
     def counts(self) -> dict[str, int]:
         counts = dict.fromkeys(OUTCOMES, 0)
@@ -409,7 +414,9 @@ class RunResult:
     def ok(self) -> bool:
         """No case failed the run and no spec/data file is stale or unknown (PROTO-25, 29)."""
         data_failed = self.data_check is not None and self.data_check.failed
-        if self.aborted is not None or any(not v.met for v in self.requirements):
+        if self.aborted is not None or self.interrupted or any(
+            not v.met for v in self.requirements
+        ):
             return False
         return not data_failed and not any(r.status in FAILING for r in self.results)
 
@@ -471,6 +478,7 @@ def run_suite(
 
     stop: str | None = None
     failing = 0
+    interrupted = False
     try:
         for case in cases:
             if stop is None and session.aborted is not None:
@@ -487,6 +495,10 @@ def run_suite(
             failing += result.status in FAILING
             if stop is None and maxfail is not None and failing >= maxfail:
                 stop = f"not run: the run stopped after {failing} failing case(s) (--maxfail)"
+    except KeyboardInterrupt:  # PROTO-40: what ran is reported; the rest is not_run
+        interrupted = True
+        for case in cases[len(results):]:
+            results.append(CaseResult(case, NOT_RUN, message=INTERRUPTED))
     finally:
         session.close()
         charge_double_answers()
@@ -501,6 +513,7 @@ def run_suite(
         options=options,
         data_check=check_data(session.hello, data_dir),
         aborted=session.aborted,
+        interrupted=interrupted,
     )
 
 
@@ -548,8 +561,8 @@ def register(subparsers: Any) -> None:
         action="append",
         default=[],
         metavar="PATTERN",
-        help="case id, id glob, id prefix, tag, stage, op or clause id (repeatable; any "
-        "matches)",
+        help="case id, id glob, id prefix, tag, stage, op, clause id or authority:NAME "
+        "(seed, seed:000..seed:004, anchor, kit; repeatable; any matches)",
     )
     p.add_argument("--golden", type=Path, metavar="DIR", help="golden case directory")
     p.add_argument("--report-json", type=Path, metavar="PATH", help="write the JSON report")
@@ -559,6 +572,7 @@ def register(subparsers: Any) -> None:
         "--handshake-timeout", type=_positive, default=30.0, metavar="S", help="hello (30)"
     )
     p.add_argument("--restart-budget", type=_count, default=20, metavar="N", help="(20)")
+    build_step.add_arguments(p)
     p.add_argument(
         "--max-line-bytes",
         type=_count,
@@ -629,7 +643,7 @@ def repro_prefix(args: argparse.Namespace) -> str:
 
 
 def cmd_run(args: argparse.Namespace) -> int:
-    from conformance import errors, expectations, junit, known_ops, report, require
+    from conformance import authority, errors, expectations, junit, known_ops, report, require
     from conformance import update_expected as update
     from conformance.profiles import spec_dir_for
 
@@ -637,7 +651,7 @@ def cmd_run(args: argparse.Namespace) -> int:
     try:
         argv = adapter_argv(args.adapter)
         suite = load_all(case_files(args.golden), root=args.golden)
-        chosen = select(suite, args.select)
+        chosen = select(suite, args.select, authority.index_for(spec_dir))
         expected = (
             expectations.load(
                 args.expected_failures,
@@ -655,7 +669,7 @@ def cmd_run(args: argparse.Namespace) -> int:
                            (args.update_expected_failures, "--update-expected-failures")):
             if path is not None:
                 errors.check_writable(path, what)
-    except (CaseFileError, SelectionError, ExpectationsError) as exc:
+    except (CaseFileError, SelectionError, ExpectationsError, authority.AuthorityError) as exc:
         return errors.emit("run", str(exc))
     options = RunOptions(
         timeout=args.timeout,
@@ -663,6 +677,7 @@ def cmd_run(args: argparse.Namespace) -> int:
         restart_budget=args.restart_budget,
         max_line_bytes=args.max_line_bytes,
     )
+    build_step.prepare(args, argv, "run", sys.stderr)  # before the handshake (its own limit)
     progress = None if args.quiet else report.Progress(len(chosen), sys.stderr)
     run = run_suite(
         chosen,
@@ -689,10 +704,15 @@ def cmd_run(args: argparse.Namespace) -> int:
         report.write_json(args.report_json, document)
     if args.junit is not None:
         junit.write(args.junit, run)
-    if args.update_expected_failures is not None and run.aborted is None:
+    # A cut run would list only the failures it reached: the file is left as it was.
+    if args.update_expected_failures is not None and run.aborted is None and not run.interrupted:
         written = update.write(args.update_expected_failures, run, dict(expected))
         print(f"hrc run: wrote {written} expected failure(s) to {args.update_expected_failures}; "
               f"replace every reason {update.PLACEHOLDER!r} before using it", file=sys.stderr)
     if run.aborted is not None:
         return errors.USAGE
+    if run.interrupted:
+        not_run = run.counts()[NOT_RUN]
+        print(f"hrc run: interrupted (Ctrl-C); {not_run} selected case(s) not run", file=sys.stderr)
+        return INTERRUPTED_STATUS
     return 0 if run.ok else 1

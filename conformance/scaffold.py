@@ -76,7 +76,8 @@ LANGUAGES: dict[str, Language] = {
     ),
     "java": Language(
         "java", "Java", "Adapter.java", "`javac` when a `.java` file changed",
-        "javac and java (17 or later)",
+        "javac and java (17 or later; a port that writes floats wants 19 or later, whose "
+        "`Double.toString` is shortest round-trip: ports/README.md)",
         "`Json.java`, a small JSON reader and writer, so no Maven or Gradle is needed; "
         "switch to Jackson or Gson whenever you like",
         "`String.length()` counts UTF-16 units; `codePointCount` counts code points",
@@ -148,7 +149,9 @@ def readme(language: Language, directory: Path, values: dict[str, str]) -> str:
     launcher = shlex.quote(f"{directory.as_posix().rstrip('/')}/adapter")
     build = (
         f"Before it starts the program, `adapter` runs {language.build}; that output goes to "
-        "stderr, because stdout carries the protocol."
+        "stderr, because stdout carries the protocol. `hrc run` runs that build first "
+        "(`adapter --build`, declared in `hrc-adapter.yaml`), with its own progress line and "
+        "time limit, so a cold first build cannot eat the handshake's 30 s."
         if language.build
         else "`adapter` only starts the program; there is nothing to build."
     )
@@ -187,7 +190,9 @@ list. The trap this first operation guards: {language.code_points}.
    file you loaded in the hello's `dataFiles` with the SHA-256 of the bytes you parsed
    (PROTO-28); the runner then fails the run on a stale copy. The scaffold loads none, so it
    reports `{{}}`.
-4. **Pin the kit in CI**: `pip install hybrid-retrieval-conformance=={kit}`, then
+4. **Pin the kit in CI**: the kit is on no package index; `hrc pin` prints the command that
+   installs this kit ({kit}, release tag `v{kit}`: a clone at that tag, or the wheel
+   `hrc pin --wheel dist/` builds), then
    `hrc run --adapter {launcher} --expected-failures expected-failures.yaml`
    (a YAML list of `{{id, reason}}`, `[]` when you can). The run exits 1 when a case fails.
 5. **Read the traps**: the spec lives beside the data (`$(hrc data-path)/..`); start with

@@ -10,6 +10,7 @@ import json
 import os
 import sys
 import unicodedata
+from collections import Counter
 from pathlib import Path
 from typing import Any
 
@@ -25,6 +26,8 @@ def register(subparsers: Any) -> None:
     p.add_argument("--lock-timeout", type=float, default=None, metavar="S", dest="lock_timeout",
                    help="give up (exit 2) when another run holds the index lock for S seconds "
                    "(default: wait)")
+    p.add_argument("--links", action="store_true",
+                   help="list every link to a page not indexed even when nothing changed")
     p.set_defaults(func=cmd_index)
 
     s = subparsers.add_parser("search", help="search an index with the reference pipeline")
@@ -67,6 +70,12 @@ def register(subparsers: Any) -> None:
         help="a query variant (repeatable, at most 8; needs --profile gbrain): each runs the "
         "whole hybrid stack and the lists merge by RRF (spec/profiles/gbrain.md GBRAIN-22)",
     )
+    s.add_argument(
+        "--fanout",
+        action="store_true",
+        help="the BM25 leg's first pass is the anchor's fanout of up to four derived queries "
+        "(bm25Fanout, spec/fanout.md)",
+    )
     s.add_argument("--trace", action="store_true", help="also print a readable view of the trace")
     s.add_argument("--json", action="store_true", help="print {results, trace} as JSON instead")
     s.set_defaults(func=cmd_search)
@@ -91,8 +100,8 @@ def _fail(command: str, message: str, status: int = 2) -> int:
     return status
 
 
-def _plural(count: int, noun: str) -> str:
-    return f"{count} {noun}" + ("" if count == 1 else "s")
+def _plural(count: int, noun: str, nouns: str | None = None) -> str:
+    return f"{count} {noun if count == 1 else (nouns or noun + 's')}"
 
 
 def _index_into(root: Path, db: Path, lock_timeout: float | None = None) -> tuple[Any, bool]:
@@ -166,30 +175,43 @@ def cmd_index(args: argparse.Namespace) -> int:
               "the index is empty", file=sys.stderr)
     summary = ", ".join(f"{v} {k}" for k, v in report.counts().items())
     print(f"indexed {shown(str(root))} into {shown(str(db))}: {summary}")
-    _print_links(db)
+    changed = bool(report.added or report.updated or report.removed)
+    _print_links(db, listed=changed or args.links)
     return 0
 
 
-def _print_links(db: Path) -> None:
+def _print_links(db: Path, listed: bool = True) -> None:
     """Profile gbrain: the edges `hrc index` extracted; an edge to a missing page is kept and
-    reported (spec/profiles/gbrain.md)."""
+    reported (spec/profiles/gbrain.md), one line each when `listed` (the index changed, or
+    `--links`), else only counted: an unchanged re-index does not print them all again."""
     from reference.backends.sqlite_fts import SqliteIndex
     from reference.profiles.gbrain.edges_table import EdgesTable
 
     with SqliteIndex(db) as index:
         links = EdgesTable(index.connection()).summary()
-    print(f"links: {links.edges} edges, {len(links.missing)} to pages not indexed")
-    for source, target, kind in links.missing:
+    hint = "" if listed or not links.missing else " (unchanged; --links lists them)"
+    print(f"links: {links.edges} edges, {len(links.missing)} to pages not indexed{hint}")
+    for source, target, kind in links.missing if listed else ():
         print(f"  {shown(source)} -> {shown(target)} ({shown(kind)}): no such page")
+
+
+def _where(result: dict[str, Any], paths: Counter[str]) -> str:
+    """The path, or the chunk id when another row shows a chunk of the same file."""
+    path, chunk = result["path"], str(result["id"])
+    if paths[path] < 2:
+        return str(path)
+    return chunk if chunk.startswith(path) else f"{path} [{chunk}]"
 
 
 def _format_table(results: list[dict[str, Any]]) -> str:
     if not results:
         return "no results"
     rows = [("#", "score", "rerank", "path", "title")]
+    paths = Counter(r["path"] for r in results)
     for i, r in enumerate(results, 1):
         rerank = "" if r["rerankScore"] is None else f"{r['rerankScore']:.4f}"
-        rows.append((str(i), f"{r['score']:.6f}", rerank, shown(r["path"]), shown(r["title"])))
+        rows.append((str(i), f"{r['score']:.6f}", rerank, shown(_where(r, paths)),
+                     shown(r["title"])))
     widths = [max(len(row[c]) for row in rows) for c in range(5)]
     lines = [
         "  ".join(cell.ljust(widths[c]) for c, cell in enumerate(row)).rstrip() for row in rows
@@ -205,6 +227,11 @@ def _format_trace_summary(trace: dict[str, Any]) -> str:
         + (" (fell back to bm25)" if trace["fellBackToBM25"] else ""),
         f"query: {shown(trace['query']['expression']) or '(nothing searchable)'}",
     ]
+    first_pass = bm25.get("firstPass")  # TRACE-17: the fanout's first-pass queries
+    if first_pass is not None:
+        out.append(f"first pass: {_plural(len(first_pass), 'query', 'queries')}")
+        for p in first_pass:
+            out.append(f"  {shown(p['expression']):<62} {_plural(p['hits'], 'hit')}")
     for a in bm25["attempts"]:
         what = f"{a['hits']} hits" if a["searched"] else f"skipped ({a['skip']})"
         if a["error"]:
@@ -256,6 +283,7 @@ def cmd_search(args: argparse.Namespace) -> int:
         "rerankTopN": args.rerank_top_n,
         "rerank": not args.no_rerank,
         "intentTable": args.intent_table,
+        "bm25Fanout": args.fanout,
     }
     profiles: dict[str, Any] = {name: {} for name in args.profile}
     if args.variant:

@@ -1,4 +1,5 @@
-"""The search request: validation and defaults (spec/pipeline.md PIPE-1, PIPE-2, PIPE-13)."""
+"""The search request: validation and defaults (spec/pipeline.md PIPE-1, PIPE-2, PIPE-13,
+PIPE-14)."""
 
 from __future__ import annotations
 
@@ -20,12 +21,13 @@ DEFAULTS: dict[str, Any] = {
     "rrfK": 60,
     "rerank": True,
     "skipRetryLadder": False,
+    "bm25Fanout": False,
     "intentTable": "anchor",
     "stopwordList": "anchor",
 }
 
 _KNOWN = {"query", "aliases", "weights", "profiles", *DEFAULTS}
-#: PIPE-13: the longest query, in code points (TEXT-8) of the string as given.
+#: PIPE-14: the longest query, in code points (TEXT-8) of the string as given.
 MAX_QUERY_CODE_POINTS = 4096
 #: PIPE-1, GRAPH-3: the legs a weight may name, in fusion order (PIPE-5).
 WEIGHT_NAMES = ("bm25", "vector", "graph")
@@ -53,6 +55,8 @@ class Request:
     graph_weight: float = 1.0
     #: PIPE-10: enabled profiles, name -> the options its `parse_request` returned.
     profiles: Mapping[str, Any] = field(default_factory=dict)
+    #: FANOUT-1: the BM25 leg's first pass is the anchor's fanout (not in the trace's request).
+    bm25_fanout: bool = False
 
     def to_json(self) -> dict[str, Any]:
         """The `request` object of the trace (TRACE fields), aliases and intentTable excluded."""
@@ -70,8 +74,12 @@ class Request:
 
 
 def _positive_int(obj: Mapping[str, Any], name: str) -> int:
-    """PIPE-1, OP-4, OP-5: a whole number in [1, 2^31 - 1] (3.0 counts as 3; null is absent)."""
-    return whole_number(optional(obj, name, DEFAULTS[name]), f"request.{name}")
+    """PIPE-13, PIPE-1, OP-4, OP-5: a number <= 0 means the default (the anchor); otherwise
+    a whole number in [1, 2^31 - 1] (3.0 counts as 3; null is absent)."""
+    value = optional(obj, name, DEFAULTS[name])
+    if not isinstance(value, bool) and isinstance(value, int | float) and value <= 0:
+        return int(DEFAULTS[name])
+    return whole_number(value, f"request.{name}")
 
 
 def _bool(obj: Mapping[str, Any], name: str) -> bool:
@@ -116,7 +124,7 @@ def parse_request(obj: Mapping[str, Any]) -> Request:
     if len(query) > MAX_QUERY_CODE_POINTS:
         raise InvalidInput(
             f"request.query has {len(query)} code points, more than {MAX_QUERY_CODE_POINTS} "
-            "(PIPE-13)"
+            "(PIPE-14)"
         )
     if text.normalise(query) == "":
         raise InvalidInput("request.query is empty after normalisation")
@@ -144,6 +152,7 @@ def parse_request(obj: Mapping[str, Any]) -> Request:
         stopword_list=_named_data(obj, "stopwordList", check_list),
         graph_weight=_weight(weights, "graph"),
         profiles=_profiles(optional(obj, "profiles", {})),
+        bm25_fanout=_bool(obj, "bm25Fanout"),
     )
 
 

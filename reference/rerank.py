@@ -57,7 +57,10 @@ class RerankOutcome:
 
 
 def check_top_n(value: object) -> int:
-    """RERANK-1: rerankTopN is a whole number >= 1 (20.0 is the same as 20, OP-4)."""
+    """RERANK-1: a number <= 0 means the default 20 (PIPE-13); otherwise a whole number >= 1
+    (20.0 is the same as 20, OP-4)."""
+    if not isinstance(value, bool) and isinstance(value, int | float) and value <= 0:
+        return DEFAULT_TOP_N
     return whole_number(value, "rerankTopN")
 
 

@@ -13,8 +13,8 @@ from functools import cache
 
 from reference.data import SpecDataError, load_json
 
-# TEXT-1: deleted before anything else.
-ZERO_WIDTH = frozenset("\u200b\u200c\u200d\u2060\ufeff")
+# TEXT-1: deleted right after NFC (TEXT-3); the anchor's set: U+2060 and U+00AD are kept.
+ZERO_WIDTH = frozenset("\u200b\u200c\u200d\ufeff")
 
 # TEXT-4: Unicode White_Space, exactly these 25 code points.
 WHITESPACE = frozenset(
@@ -31,7 +31,7 @@ def is_control(ch: str) -> bool:
 
 
 def strip_zero_width(text: str) -> str:
-    """TEXT-1: delete U+200B, U+200C, U+200D, U+2060 and U+FEFF."""
+    """TEXT-1: delete U+200B, U+200C, U+200D and U+FEFF."""
     return "".join(ch for ch in text if ch not in ZERO_WIDTH)
 
 
@@ -67,11 +67,12 @@ def split_whitespace(text: str) -> list[str]:
 
 
 def normalise(text: str) -> str:
-    """TEXT-1..4 in order: zero-width deletion, controls to space, NFC, whitespace collapse.
+    """TEXT-3, TEXT-1, TEXT-2, TEXT-4 in that order (the anchor's): NFC, zero-width deletion,
+    controls to space, whitespace collapse.
 
     Case is kept: the query DSL needs to see upper-case operators.
     """
-    return " ".join(split_whitespace(nfc(controls_to_space(strip_zero_width(text)))))
+    return " ".join(split_whitespace(controls_to_space(strip_zero_width(nfc(text)))))
 
 
 def fold(text: str) -> str:

@@ -56,7 +56,7 @@ def test_check_gives_each_file_a_verdict() -> None:
         "c.json": "not_loaded",
         "old.json": "unknown",
     }
-    assert check.summary() == "failed: 1 stale, 1 unknown, 1 not loaded, 1 ok"
+    assert check.summary() == "failed: 1 stale, 1 unknown, 1 not loaded, 1 matching the kit"
     assert datafiles.check({"a.json": "1" * 64}, kit).status == "ok"
     assert datafiles.check(None, kit).status == "unreported"
 

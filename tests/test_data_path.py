@@ -67,6 +67,7 @@ def _hrc(site: Path, cwd: Path, *args: str) -> subprocess.CompletedProcess[str]:
     )
 
 
+@pytest.mark.slow
 def test_installed_kit_reports_its_own_data(installed: Path, tmp_path: Path) -> None:
     """From a wheel install, data-path points inside the install, with every data file."""
     done = _hrc(installed, tmp_path, "data-path")
@@ -76,6 +77,7 @@ def test_installed_kit_reports_its_own_data(installed: Path, tmp_path: Path) -> 
     assert kit_hashes(data) == kit_hashes(ROOT / "spec" / "data")
 
 
+@pytest.mark.slow
 def test_installed_kit_writes_and_runs_a_scaffold(installed: Path, tmp_path: Path) -> None:
     """TEXT-8 The README's three commands work from a wheel: init-port, then run."""
     done = _hrc(installed, tmp_path, "init-port", "python", "my-port")

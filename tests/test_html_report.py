@@ -20,7 +20,7 @@ from typing import Any
 
 import pytest
 
-from conformance import badge, cli, html_report
+from conformance import authority, badge, cli, html_report
 
 MUTANT = f"{sys.executable} -m conformance.selftest.mutant_adapter rrf-rank-one-based"
 SELECT = "rrf/"
@@ -89,6 +89,25 @@ def test_clause_url_template_links_each_clause(
     assert re.search(r'href="https://example\.invalid/spec/rrf\.md#L[0-9]+"', page)
 
 
+def test_each_clause_shows_its_authority(
+    reports: tuple[Path, Path], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """PROTO-48 Each clause a failing case cites is shown with its authority, in the case's
+    clause links and in the quoted clause text."""
+    out = tmp_path / "report.html"
+    assert cli.main(["report", str(reports[1]), "--html", str(out)]) == 0
+    capsys.readouterr()
+    page = out.read_text(encoding="utf-8")
+    index = authority.index_for()
+    failing = [c for c in _load(reports[1])["cases"] if c["status"] == "failed"]
+    line = authority.summary_line(_load(reports[1])["authority"])
+    assert line.startswith("authority: ") and f"<p>{html.escape(line)} (passed/judged" in page
+    for cid in {cid for c in failing for cid in c["clauses"]}:
+        badge_html = f'<span class="authority">{index[cid]}</span>'
+        assert f'<a href="#clause-{cid}">{cid}</a> {badge_html}' in page
+        assert f'id="clause-{cid}"><b>{cid}</b> {badge_html}' in page
+
+
 def test_partial_cases_diff_only_the_listed_fields() -> None:
     """A `partial` case's diff leaves out fields the case does not list (golden/README.md)."""
     expected = {"results": [{"id": "a", "score": 1.0}], "n": 1}
@@ -128,7 +147,9 @@ def test_badge_file_and_directory(
     many = tmp_path / "badges"
     assert cli.main(["report", str(reports[0]), str(reports[1]), "--badge", str(many)]) == 0
     names = sorted(p.name for p in many.iterdir())
-    assert names == ["hrc-mutant-rrf-rank-one-based-0.1.0.svg", "hrc-reference-0.1.0.svg"]
+    from conformance import __version__ as kit
+
+    assert names == [f"hrc-mutant-rrf-rank-one-based-{kit}.svg", f"hrc-reference-{kit}.svg"]
     assert badge.RED in (many / names[0]).read_text(encoding="utf-8")
     capsys.readouterr()
 
@@ -199,6 +220,7 @@ document.body.setAttribute('data-probe', JSON.stringify(probe));
 </script>"""
 
 
+@pytest.mark.slow
 @pytest.mark.browser
 def test_html_report_in_headless_chromium(
     reports: tuple[Path, Path], tmp_path: Path, capsys: pytest.CaptureFixture[str]
@@ -259,3 +281,18 @@ def test_not_applicable_cases_are_grouped_by_reason() -> None:
     (block,) = html_report._not_applicable(document)
     assert "<summary>3 not applicable, by reason</summary>" in block
     assert block.index(f"2 × {html.escape(missing)}") < block.index("1 × capability")
+
+
+def test_every_clause_has_its_own_text_on_the_page() -> None:
+    """The page quotes each clause's own bullet: never empty, never the line above it (a
+    definition after a blank line was once found one line too early, with empty text)."""
+    texts = html_report.clause_texts()
+    assert len(texts) > 300
+    wrong = {cid: t.text[:40] for cid, t in texts.items()
+             if not t.text.startswith(f"**{cid}**") or len(t.text) <= len(cid) + 6}
+    assert wrong == {}
+    # The `spec/FILE:LINE` the page links to is the line that defines the clause.
+    spec = Path(html_report.__file__).resolve().parents[1] / "spec"
+    for cid, t in texts.items():
+        line = (spec / t.clause.file).read_text(encoding="utf-8").splitlines()[t.clause.line - 1]
+        assert f"**{cid}**" in line, (cid, t.clause)

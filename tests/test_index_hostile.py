@@ -109,6 +109,7 @@ def test_memory_error_on_a_first_run_leaves_no_database(
     assert sorted(p.name for p in tmp_path.iterdir()) == ["notes"]
 
 
+@pytest.mark.slow
 @POSIX
 def test_sigkill_during_a_first_run_leaves_no_database(folder: Path, tmp_path: Path) -> None:
     """BACKEND-19 A first run killed at any moment leaves no database at the path."""
@@ -124,6 +125,7 @@ def test_sigkill_during_a_first_run_leaves_no_database(folder: Path, tmp_path: P
         assert not db.exists() or len(paths_in(db)) == 3001
 
 
+@pytest.mark.slow
 @POSIX
 def test_racing_first_runs_never_delete_the_winners_index(folder: Path, tmp_path: Path) -> None:
     """BACKEND-19 Three indexers started together on a new database all succeed and the
@@ -140,6 +142,7 @@ def test_racing_first_runs_never_delete_the_winners_index(folder: Path, tmp_path
         assert db.exists() and len(paths_in(db)) == 201
 
 
+@pytest.mark.slow
 @POSIX
 def test_search_during_indexing_sees_old_or_new_index(folder: Path, tmp_path: Path) -> None:
     """BACKEND-19 Searches while another process re-indexes never fail."""

@@ -84,7 +84,7 @@ def test_skip_retry_ladder_keeps_only_the_initial_row() -> None:
 
 
 def test_all_six_rows_in_canonical_order_when_nothing_hits() -> None:
-    """LADDER-2: a full miss emits every rung once, in the canonical order."""
+    """LADDER-2: a full miss with something to search on every rung emits each rung once."""
     leg = run_bm25_leg(PLAN, FakeIndex().search, FakeTrigram(), 60, True)
     assert tuple(rungs(leg.attempts)) == RUNGS
     assert leg.hits == [] and leg.winning_rung is None
@@ -132,20 +132,24 @@ def test_rows_have_the_six_trace_fields() -> None:
     }
 
 
-def test_empty_expressions_are_skipped_as_empty() -> None:
-    """LADDER-4: a rung with nothing to search emits a `empty` row and the walk goes on."""
+def test_rungs_with_nothing_to_search_emit_no_row() -> None:
+    """LADDER-3, LADDER-4: only `initial` keeps an `empty` row; other empty rungs vanish."""
     plan = LadderPlan("", "", "", "", ())
     index = FakeIndex()
     leg = run_bm25_leg(plan, index.search, FakeTrigram(), 60, True)
     assert [(a.rung, a.skip) for a in leg.attempts] == [
         ("initial", "empty"),
-        ("strongest_term", "empty"),
         ("force-refresh", "no_op"),
-        ("refreshed_sanitised", "empty"),
-        ("refreshed_strongest", "empty"),
-        ("trigram_fuzzy", "empty"),
     ]
     assert index.calls == [] and all(not a.searched for a in leg.attempts)
+
+
+def test_an_empty_middle_rung_vanishes_and_the_walk_goes_on() -> None:
+    """LADDER-3: an empty strongest_term emits nothing; the later rungs still run."""
+    plan = LadderPlan('"a" AND "b"', "", '"a" OR "b"', "", ("a",))
+    leg = run_bm25_leg(plan, FakeIndex().search, FakeTrigram(), 60, True)
+    assert rungs(leg.attempts) == ["initial", "force-refresh", "refreshed_sanitised",
+                                   "trigram_fuzzy"]
 
 
 def test_force_refresh_row_is_a_no_op() -> None:
@@ -161,23 +165,13 @@ def test_force_refresh_row_is_a_no_op() -> None:
     ]
 
 
-def test_no_expression_is_searched_twice() -> None:
-    """LADDER-6: repeats of an already searched expression are `duplicate` rows."""
+def test_a_repeated_expression_is_searched_again() -> None:
+    """LADDER-6: the anchor's rungs run whatever was searched before; there is no duplicate."""
     plan = LadderPlan('"kubernets"', '"kubernets"', '"kubernets"', '"kubernets"', ("kubernets",))
     index = FakeIndex()
     leg = run_bm25_leg(plan, index.search, FakeTrigram(), 60, True)
-    assert [a.skip for a in leg.attempts] == [None, "duplicate", "no_op", "duplicate",
-                                              "duplicate", None]
-    assert index.calls == [('"kubernets"', 60)]
-    assert leg.attempts[1].expression == '"kubernets"'
-
-
-def test_a_skipped_expression_does_not_count_as_searched() -> None:
-    """LADDER-4: only searched expressions make later ones duplicates."""
-    plan = LadderPlan("", '"a"', '"a"', "", ())
-    index = FakeIndex()
-    leg = run_bm25_leg(plan, index.search, None, 60, True)
-    assert [a.skip for a in leg.attempts[:4]] == ["empty", None, "no_op", "duplicate"]
+    assert [a.skip for a in leg.attempts] == [None, None, "no_op", None, None, None]
+    assert index.calls == [('"kubernets"', 60)] * 4
 
 
 def test_trigram_rung_without_chunks_is_no_chunks() -> None:
@@ -188,11 +182,11 @@ def test_trigram_rung_without_chunks_is_no_chunks() -> None:
     )
 
 
-def test_empty_tokens_take_precedence_over_no_chunks() -> None:
-    """LADDER-4: `empty` is checked before `no_chunks`."""
+def test_no_tokens_means_no_trigram_row_even_without_chunks() -> None:
+    """LADDER-3, LADDER-4: no tokens is checked before `no_chunks`, and emits no row."""
     plan = LadderPlan('"x"', "", "", "", ())
     leg = run_bm25_leg(plan, FakeIndex().search, None, 60, True)
-    assert (leg.attempts[-1].skip, leg.attempts[-1].expression) == ("empty", "")
+    assert rungs(leg.attempts) == ["initial", "force-refresh"]
 
 
 # --- LADDER-7..11: plan_ladder with the real query module ------------------------------------
@@ -208,9 +202,9 @@ def test_stopword_only_query_plans_nothing() -> None:
     assert plan_ladder("the and of", None) == LadderPlan("", "", "", "", ())
 
 
-def test_strongest_rung_skips_phrases() -> None:
-    """LADDER-9: the strongest_term rung reads term and prefix tokens, never phrases."""
-    assert plan_ladder('"kubernetes cluster" setup', None).strongest_expression == '"setup"'
+def test_strongest_rung_reads_the_sanitised_words_phrases_included() -> None:
+    """LADDER-9: the anchor's strongestTerm reads the sanitised query, so phrase words count."""
+    assert plan_ladder('"kubernetes cluster" setup', None).strongest_expression == '"kubernetes"'
 
 
 def test_prefix_token_is_searched_as_a_plain_term() -> None:
@@ -218,10 +212,18 @@ def test_prefix_token_is_searched_as_a_plain_term() -> None:
     assert plan_ladder("kubernetes* dns", None).strongest_expression == '"kubernetes"'
 
 
+def test_strongest_rung_equal_to_the_folded_query_is_not_planned() -> None:
+    """LADDER-9: a term that is the whole folded query adds nothing; rung 4 still has it."""
+    plan = plan_ladder(" Kubernets ", None)
+    assert plan.strongest_expression == ""
+    assert plan.refreshed_strongest_expression == '"kubernets"'
+    assert plan_ladder("kubernets!", None).strongest_expression == '"kubernets"'
+
+
 def test_sanitised_rung_is_alias_expanded_without_operators() -> None:
     """LADDER-10: refreshed_sanitised is sanitise(query, aliases).expression."""
     plan = plan_ladder("k8s AND deploy", {"k8s": ["kubernetes"]})
-    assert plan.sanitised_expression == '("k8s" OR "kubernetes") OR "deploy"'
+    assert plan.sanitised_expression == '"kubernetes" OR "deploy"'  # DSL-14: replaced
 
 
 def test_refreshed_strongest_reads_phrase_words_too() -> None:
@@ -293,7 +295,7 @@ def test_error_on_the_trigram_rung_is_recorded() -> None:
     assert leg.attempts[-1].error == {"kind": "index_error", "message": "gone"}
 
 
-def test_used_retry_is_true_even_when_no_later_rung_searched() -> None:
+def test_used_retry_is_true_even_when_no_later_rung_searched() -> None:  # force-refresh row
     """LADDER-15: usedRetry means a row after initial exists, not that it searched."""
     leg = run_bm25_leg(LadderPlan("", "", "", "", ()), FakeIndex().search, None, 60, True)
     assert leg.used_retry and leg.winning_rung is None
@@ -315,5 +317,5 @@ def test_trace_json_reports_the_hit_count() -> None:
 def test_force_refresh_is_no_op_even_when_every_neighbour_is_empty() -> None:
     """LADDER-4 (reworded): force-refresh is never `empty`, though its expression is ""."""
     leg = run_bm25_leg(LadderPlan("", "", "", "", ()), FakeIndex().search, None, 60, True)
-    row = leg.attempts[2]
+    row = leg.attempts[1]
     assert (row.rung, row.expression, row.skip) == ("force-refresh", "", "no_op")

@@ -73,11 +73,13 @@ def test_every_broken_port_names_a_clause_the_spec_defines() -> None:
     assert [m.name for m in MUTANTS.values() if m.clause not in defined] == []
 
 
+@pytest.mark.slow
 def test_the_unbroken_reference_passes_every_case(gate_result: gate.GateResult) -> None:
     """The control: if the reference fails, no kill below means anything."""
     assert gate_result.control.killers == ()
 
 
+@pytest.mark.slow
 def test_every_broken_port_fails_at_least_one_golden_case(gate_result: gate.GateResult) -> None:
     survivors = [f"{m.name} ({m.clause}: {m.description})" for m in gate_result.survivors]
     assert survivors == [], "broken ports the suite accepts; add golden cases:\n" + "\n".join(
@@ -85,6 +87,7 @@ def test_every_broken_port_fails_at_least_one_golden_case(gate_result: gate.Gate
     )
 
 
+@pytest.mark.slow
 def test_every_broken_port_still_passes_most_cases(gate_result: gate.GateResult) -> None:
     """A mutant that passes nothing broke the adapter, not the behaviour it targets."""
     assert [m.name for m in gate_result.stillborn] == []

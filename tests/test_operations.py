@@ -31,7 +31,7 @@ def test_outputs_have_only_the_listed_fields() -> None:
     ("op", "bad"),
     [
         ("rrf", {"lists": [{"items": [{"id": "", "path": "a.md"}]}]}),
-        ("rrf", {"lists": [], "k": 0}),
+        ("rrf", {"lists": [], "k": 1.5}),
         ("length", {"text": 3}),
         ("search", {"request": {"query": ""}, "backends": {}}),
     ],

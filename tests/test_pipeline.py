@@ -91,10 +91,22 @@ def ids(results: list[dict[str, Any]]) -> list[str]:
     return [r["id"] for r in results]
 
 
-def test_zero_top_k_is_rejected_not_defaulted() -> None:
-    """PIPE-1: 0 is not "use the default"."""
+@pytest.mark.parametrize("field", ["topK", "candidateK", "rerankTopN", "rrfK"])
+@pytest.mark.parametrize("low", [0, -5, -0.5])
+def test_integer_at_or_below_zero_means_the_default(field: str, low: float) -> None:
+    """PIPE-13: a number <= 0 takes the field's default, as the anchor reads it; the BM25
+    leg then asks for candidateK 60."""
+    index = FakeIndex({'"kubernetes"': [c("a")]})
+    _, trace = search({"query": "kubernetes", field: low}, Backends(index=index))
+    defaults = {"topK": 10, "candidateK": 60, "rerankTopN": 20, "rrfK": 60}
+    assert trace["request"][field] == defaults[field]
+    assert index.calls == [('"kubernetes"', 60)]
+
+
+def test_positive_fraction_is_still_rejected() -> None:
+    """PIPE-1: 0.5 is above 0 and not a whole number: invalid_input, the kit's pin."""
     with pytest.raises(InvalidInput):
-        search({"query": "kubernetes", "topK": 0}, Backends(index=FakeIndex()))
+        search({"query": "kubernetes", "topK": 0.5}, Backends(index=FakeIndex()))
 
 
 def test_blank_query_is_rejected() -> None:
@@ -287,7 +299,7 @@ def test_a_leg_the_mode_does_not_run_says_mode() -> None:
 def _hybrid_trace() -> tuple[list[dict[str, Any]], dict[str, Any]]:
     return run({"query": "k8s deploy", "mode": "hybrid", "aliases": {"k8s": ["kubernetes"]},
                 "weights": {"vector": 0.5}},
-               Backends(index=FakeIndex({'("k8s" OR "kubernetes") OR "deploy"': [c("a"), c("b")]}),
+               Backends(index=FakeIndex({'"kubernetes" OR "deploy"': [c("a"), c("b")]}),
                         embedder=FakeEmbedder(), vectors=FakeVectors([c("b"), c("z")]),
                         reranker=FakeReranker({"a": 1.0, "b": 2.0})))
 
@@ -300,13 +312,11 @@ def test_trace_request_and_modes() -> None:
     assert (trace["requestedMode"], trace["effectiveMode"]) == ("auto", "bm25")
 
 
-def test_trace_query_group_tokens() -> None:
-    """TRACE-6: alias expansion shows as a group token with its members."""
+def test_trace_query_tokens_after_alias_expansion() -> None:
+    """TRACE-6: an alias key shows as its alternatives, plain tokens without members."""
     _, trace = _hybrid_trace()
-    group = trace["query"]["tokens"][0]
-    assert group["kind"] == "group" and [m["text"] for m in group["members"]] == ["k8s",
-                                                                                "kubernetes"]
-    assert trace["query"]["expression"] == '("k8s" OR "kubernetes") OR "deploy"'
+    assert trace["query"]["tokens"][0] == {"kind": "term", "text": "kubernetes", "operator": None}
+    assert trace["query"]["expression"] == '"kubernetes" OR "deploy"'
 
 
 def test_trace_legs_and_rows() -> None:
@@ -325,7 +335,7 @@ def test_trace_fusion_intent_unanimity_rerank_and_result_ids() -> None:
     assert trace["fusion"]["lists"] == [{"name": "bm25", "weight": 1.0, "size": 2},
                                         {"name": "vector", "weight": 0.5, "size": 2}]
     assert trace["fusion"]["fusedHits"] == 3 and trace["intent"]["adjusted"] == []
-    assert trace["unanimity"] == {"evaluated": True, "agreements": 1, "fired": False}
+    assert trace["unanimity"] == {"evaluated": True, "agreements": 0, "fired": False}  # short legs
     assert (trace["rerank"]["outcome"], trace["rerank"]["provider"]) == ("reranked",
                                                                         "fake-reranker")
     assert trace["resultIds"] == ids(results) == ["b", "a", "z"]

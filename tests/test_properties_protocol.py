@@ -8,6 +8,7 @@ a golden case that is schema-valid and fails the broken port when run like any o
 from __future__ import annotations
 
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -103,3 +104,13 @@ def test_properties_command_exits_1_on_a_broken_port(capsys: pytest.CaptureFixtu
 
 def test_properties_command_exits_2_on_an_unknown_property() -> None:
     assert cli.main(["properties", "--select", "no-such-law"]) == 2
+
+
+def test_properties_respect_the_ports_capabilities() -> None:
+    """OP-2 A port without `rrf-weights` answers `unsupported` to a weight other than 1, as it
+    must; the RRF properties send it unweighted lists only, so it passes them."""
+    port = [sys.executable, str(Path(__file__).parent / "fake_adapters" / "rrf_unweighted.py")]
+    results = run_properties(port, EXAMPLES, ["rrf-permutation", "rrf-total-order"])
+    assert [(r.name, r.status, r.message) for r in results] == [
+        ("rrf-permutation", "passed", ""), ("rrf-total-order", "passed", "")
+    ]

@@ -1,4 +1,4 @@
-"""Alias tables and their expansion into groups (spec/query-dsl.md DSL-12..DSL-14, D16)."""
+"""Alias tables and their expansion (spec/query-dsl.md DSL-12..DSL-14): the anchor's way."""
 
 from __future__ import annotations
 
@@ -46,10 +46,14 @@ def test_validated_table_has_folded_keys_and_alternatives() -> None:
     assert validate_aliases(None) == {}
 
 
-def test_short_key_fires_before_stopword_filtering() -> None:
-    """DSL-13: ml is a stopword by length but still expands, and is never dropped."""
-    tokens = parse("ml models", {"ml": ["machine learning"]}).tokens
-    assert [t.kind for t in tokens] == ["group", "term"]
+def test_stopword_filtering_runs_before_alias_expansion() -> None:
+    """DSL-13: in a bare query the two-letter key ml is dropped before it can expand."""
+    assert parse("ml models", {"ml": ["machine learning"]}).tokens == (
+        Token("term", "models", None),
+    )
+    assert parse("ml AND models", {"ml": ["machine learning"]}).tokens[0] == Token(
+        "phrase", "machine learning", None
+    )
 
 
 def test_prefix_and_phrase_are_not_expanded() -> None:
@@ -60,48 +64,46 @@ def test_prefix_and_phrase_are_not_expanded() -> None:
     )
 
 
-def test_group_members_original_first_then_table_order() -> None:
-    """DSL-14: the original term, then each alternative in order; several words make a phrase."""
-    group = parse("k8s", TABLE).tokens[0]
-    assert [(m.kind, m.text) for m in group.members] == [
-        ("term", "k8s"),
-        ("term", "kubernetes"),
-        ("phrase", "kube cluster"),
-    ]
+def test_term_replaced_by_alternatives_in_table_order() -> None:
+    """DSL-14: the original term is not kept; one word makes a term, several a phrase."""
+    assert parse("k8s", TABLE).tokens == (
+        Token("term", "kubernetes", None),
+        Token("phrase", "kube cluster", None),
+    )
 
 
-def test_members_deduplicated_by_kind_and_text() -> None:
-    """DSL-14: ML and Machine-Learning repeat earlier members and are dropped."""
-    group = parse("ml", {"ml": ["ML", "machine learning", "Machine-Learning"]}).tokens[0]
-    assert [(m.kind, m.text) for m in group.members] == [
-        ("term", "ml"),
-        ("phrase", "machine learning"),
-    ]
+def test_alternatives_deduplicated_by_kind_and_text() -> None:
+    """DSL-14: MLX and Machine-Learning repeat earlier alternatives and are dropped."""
+    tokens = parse("mlx", {"mlx": ["MLX", "machine learning", "Machine-Learning"]}).tokens
+    assert [(t.kind, t.text) for t in tokens] == [("term", "mlx"), ("phrase", "machine learning")]
 
 
-def test_group_with_one_member_stays_a_term() -> None:
-    """DSL-14: {"ml": ["ML"]} leaves ml a plain term."""
-    assert parse("ml", {"ml": ["ML"]}).tokens == (Token("term", "ml", None),)
+def test_key_without_usable_alternatives_stays_the_term() -> None:
+    """DSL-14: no alternative with a word leaves the term as it is."""
+    assert parse("dbs", {"dbs": ["?!"]}).tokens == (Token("term", "dbs", None),)
+    assert parse("dbs", {"dbs": []}).tokens == (Token("term", "dbs", None),)
 
 
 def test_alternative_without_words_adds_nothing() -> None:
-    """DSL-14: an alternative of punctuation only contributes no member."""
-    group = parse("db", {"db": ["?!", "database"]}).tokens[0]
-    assert [m.text for m in group.members] == ["db", "database"]
+    """DSL-14: an alternative of punctuation only gives no token."""
+    assert [t.text for t in parse("dbs", {"dbs": ["?!", "database"]}).tokens] == ["database"]
 
 
-def test_group_carries_the_operator_and_members_carry_none() -> None:
-    """DSL-14: NOT goes to the whole group, never to one alternative."""
-    group = parse("k8s NOT ml", TABLE).tokens[1]
-    assert group.operator == "NOT"
-    assert all(m.operator is None for m in group.members)
+def test_operator_goes_to_the_first_alternative_only() -> None:
+    """DSL-14: NOT is attached to the first expanded token; the others default to OR."""
+    tokens = parse("k8s NOT ml", TABLE).tokens
+    assert [(t.text, t.operator) for t in tokens] == [
+        ("kubernetes", None),
+        ("kube cluster", None),
+        ("machine learning", "NOT"),
+        ("ml", None),
+    ]
 
 
-def test_group_json_form_has_members() -> None:
-    """DSL-15: a group token adds members: [{kind, text}]."""
-    assert parse("ml", {"ml": ["AI"]}).tokens[0].to_json() == {
-        "kind": "group",
-        "text": "ml",
+def test_token_json_has_no_members() -> None:
+    """DSL-15: every token, an expanded one too, is exactly {kind, text, operator}."""
+    assert parse("mlx", {"mlx": ["AI"]}).tokens[0].to_json() == {
+        "kind": "term",
+        "text": "ai",
         "operator": None,
-        "members": [{"kind": "term", "text": "ml"}, {"kind": "term", "text": "ai"}],
     }

@@ -72,8 +72,7 @@ def test_fts_quote_doubles_inner_quotes() -> None:
 
 
 def test_each_kind_renders_quoted() -> None:
-    """DSL-16: term and phrase "t", prefix "t"*, group (members joined by OR)."""
-    group = Token("group", "k8s", None, (Token("term", "k8s", None), Token("phrase", "a b", None)))
+    """DSL-16: term and phrase "t", prefix "t"*; there is no other kind."""
     parsed = ParsedQuery(
         "x",
         True,
@@ -81,10 +80,9 @@ def test_each_kind_renders_quoted() -> None:
             Token("term", "t", None),
             Token("prefix", "p", "AND"),
             Token("phrase", "x y", None),
-            group,
         ),
     )
-    assert compile_query(parsed) == '"t" AND "p"* OR "x y" OR ("k8s" OR "a b")'
+    assert compile_query(parsed) == '"t" AND "p"* OR "x y"'
 
 
 def test_quoted_token_with_quote_is_valid_fts5(db: sqlite3.Connection) -> None:
@@ -124,10 +122,10 @@ def test_and_binds_tighter_than_or(db: sqlite3.Connection) -> None:
     assert _match(db, compile_query(parse("delta OR alpha AND bravo"))) == {"a", "c"}
 
 
-def test_alias_group_keeps_not_on_every_alternative(db: sqlite3.Connection) -> None:
-    """DSL-18: the parenthesised group excludes every alternative of ml, not just the first."""
-    aliases = {"k8s": ["kubernetes"], "ml": ["machine learning", "ml"]}
-    assert _match(db, compile_query(parse("k8s NOT ml", aliases))) == {"k1"}
+def test_alias_not_binds_the_first_alternative_only(db: sqlite3.Connection) -> None:
+    """DSL-14, DSL-18: (kubernetes NOT ml) OR "machine learning": k2 matches, as the anchor."""
+    aliases = {"k8s": ["kubernetes"], "ml": ["ml", "machine learning"]}
+    assert _match(db, compile_query(parse("k8s NOT ml", aliases))) == {"k1", "k2"}
 
 
 # --- DSL-19: FTS5 safety --------------------------------------------------------------------
@@ -162,7 +160,7 @@ def test_hostile_ascii_compiles_to_valid_fts5(query: str) -> None:
 @settings(max_examples=300, deadline=None)
 @given(st.text(), st.lists(st.text(), max_size=3))
 def test_alias_groups_compile_to_valid_fts5(query: str, alternatives: list[str]) -> None:
-    """DSL-19: with every term a key of arbitrary alternatives, groups are valid FTS5 too."""
+    """DSL-19: with every term a key of arbitrary alternatives, the expansion is valid FTS5."""
     terms = [t.text for t in parse(query).tokens if t.kind == "term"]
     table = {text.fold(term): [*alternatives, "x y"] for term in terms}
     conn = _connect()

@@ -143,12 +143,16 @@ def test_stopwords_kept_with_operators() -> None:
     assert _texts(parse("the AND cluster")) == ["the", "cluster"]
 
 
-def test_prefix_tokens_are_never_stopwords() -> None:
-    """DSL-9: js* is kept although js is a two-letter stopword."""
-    assert parse("js* node*").tokens == (
-        Token("prefix", "js", None),
-        Token("prefix", "node", None),
-    )
+def test_prefix_tokens_are_filtered_like_terms() -> None:
+    """DSL-9: in a bare query js* is dropped (two letters); with an operator it is kept."""
+    assert parse("js* node*").tokens == (Token("prefix", "node", None),)
+    assert parse("js* AND node").tokens[0] == Token("prefix", "js", None)
+
+
+def test_lowercase_operator_words_are_filler_in_bare_queries() -> None:
+    """DSL-9: and, or, not are dropped from a bare query, not (in no anchor list) included."""
+    assert _texts(parse("cats not dogs or birds")) == ["cats", "dogs", "birds"]
+    assert _texts(parse("cats AND not")) == ["cats", "not"]
 
 
 def test_cjk_two_character_word_is_dropped_by_code_point_length() -> None:

@@ -15,15 +15,15 @@ def test_tokens_are_words_minus_stopwords() -> None:
 
 
 def test_operator_words_and_characters_are_gone() -> None:
-    """DSL-20: AND/OR/NOT fold to words (stopwords under hrc-1.0); quotes and stars are P∪S."""
+    """DSL-20: AND/OR/NOT fold to filler words, dropped under both lists; quotes, stars P∪S."""
     query = '"big data" AND spark* NOT x'
     assert sanitise(query, None, "hrc-1.0").tokens == ("big", "data", "spark")
-    assert sanitise(query).tokens == ("big", "data", "spark", "not")  # not: no anchor stopword
+    assert sanitise(query).tokens == ("big", "data", "spark")  # not: filler, no anchor stopword
 
 
-def test_alias_key_survives_stopword_filtering() -> None:
-    """DSL-20: a short word that is an alias key is kept."""
-    assert sanitise("ml ops", {"ml": ["machine learning"]}).tokens == ("ml", "ops")
+def test_alias_key_is_filtered_like_any_word() -> None:
+    """DSL-20: stopwords go before alias expansion, so the short key ml is dropped."""
+    assert sanitise("ml ops", {"ml": ["machine learning"]}).tokens == ("ops",)
 
 
 def test_expression_is_terms_joined_by_or() -> None:
@@ -31,12 +31,12 @@ def test_expression_is_terms_joined_by_or() -> None:
     assert sanitise("kubernetes setup").expression == '"kubernetes" OR "setup"'
 
 
-def test_expression_expands_alias_groups() -> None:
-    """DSL-21: alias keys become parenthesised groups; tokens stay unexpanded."""
-    result = sanitise("k8s AND ml", {"k8s": ["kubernetes"], "ml": ["machine learning"]})
+def test_expression_replaces_alias_keys() -> None:
+    """DSL-21: alias keys are replaced by their alternatives; tokens stay unexpanded."""
+    result = sanitise("k8s AND mlx", {"k8s": ["kubernetes"], "mlx": ["machine learning"]})
     assert result == Sanitised(
-        tokens=("k8s", "ml"),
-        expression='("k8s" OR "kubernetes") OR ("ml" OR "machine learning")',
+        tokens=("k8s", "mlx"),
+        expression='"kubernetes" OR "machine learning"',
     )
 
 

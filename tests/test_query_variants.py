@@ -85,7 +85,8 @@ def test_one_variant_leaves_output_and_trace_unchanged() -> None:
 def test_repeats_after_normalisation_are_dropped_and_never_searched() -> None:
     """PIPE-12: `Beta  widgets` and `Beta widgets` are one variant; the repeat makes no
     backend call."""
-    index = FakeIndex({'"acme"': [c("a")]})
+    # the variant's initial search hits, so its ladder (which may repeat it, LADDER-6) never runs
+    index = FakeIndex({'"acme"': [c("a")], '"beta" OR "widgets"': [c("b")]})
     _, trace = _search(["Beta  widgets", "Beta widgets", "acme "], index)
     assert [v["query"] for v in trace["variants"]] == ["acme", "Beta  widgets"]
     assert [e for e, _ in index.calls].count('"beta" OR "widgets"') == 1

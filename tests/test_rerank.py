@@ -37,11 +37,17 @@ def order(out: RerankOutcome) -> str:
     return "".join(f.id for f in out.items)
 
 
-@pytest.mark.parametrize("bad", [0, -1, 1.5, "3", True, None])
-def test_top_n_must_be_a_whole_number_of_at_least_one(bad: object) -> None:
-    """RERANK-1: rerankTopN 0, negative, fractional or non-numeric is invalid_input."""
+@pytest.mark.parametrize("bad", [1.5, "3", True, None])
+def test_top_n_must_be_a_whole_number(bad: object) -> None:
+    """RERANK-1: a fractional or non-numeric rerankTopN above 0 is invalid_input."""
     with pytest.raises(InvalidInput):
         check_top_n(bad)
+
+
+@pytest.mark.parametrize("low", [0, -1, -0.5])
+def test_top_n_at_or_below_zero_means_20(low: float) -> None:
+    """RERANK-1: rerankTopN <= 0 is the default 20, as in the request (PIPE-13)."""
+    assert check_top_n(low) == 20
 
 
 def test_top_n_larger_than_the_list_takes_everything() -> None:

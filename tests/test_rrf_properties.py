@@ -1,4 +1,4 @@
-"""Properties of RRF checked with hypothesis (spec/rrf.md RRF-6, RRF-7, RRF-8, RRF-11).
+"""Properties of RRF checked with hypothesis (spec/rrf.md RRF-4, RRF-6..RRF-14).
 
 The same permutation-invariance check is run against the reference (it must hold) and
 against a naive fuser that adds floats in list order (a counterexample must exist), which
@@ -15,7 +15,7 @@ from typing import Any
 from hypothesis import HealthCheck, find, given, settings
 from hypothesis import strategies as st
 
-from reference.rrf import Fused, RankedList, fuse, sort_key
+from reference.rrf import Fused, RankedList, fuse
 from reference.types import Candidate
 
 Fuser = Callable[[Sequence[RankedList], int], list[Fused]]
@@ -25,6 +25,8 @@ WEIGHTS = [0.0, 0.5, 1.0, 1.0, 2.0, 0.3, 1.7]
 
 
 def candidate(n: int) -> Candidate:
+    """One id always carries the same fields here, so even the filled fields (RRF-10) cannot
+    follow list order; the oracle test below varies them."""
     return Candidate(id=f"d{n}", path=PATHS[n % len(PATHS)], title=("", "T", "t")[n % 3])
 
 
@@ -82,24 +84,26 @@ def test_output_is_bit_identical_under_every_list_permutation(
 
 @settings(max_examples=200, deadline=None)
 @given(lists=ranked_lists(), k=st.sampled_from([1, 2, 60]))
-def test_emitted_order_is_strict_under_exact_path_id(lists: list[RankedList], k: int) -> None:
-    """RRF-8: consecutive results are strictly increasing under (−exact, path, id)."""
+def test_emitted_order_is_strict_under_score_path_id(lists: list[RankedList], k: int) -> None:
+    """RRF-6, RRF-8, RRF-12: results strictly increase under (−score, path, id)."""
     fused = fuse(lists, k)
-    keys = [sort_key(f) for f in fused]
+    keys = [(-f.score, f.candidate.path, f.id) for f in fused]
     assert all(a < b for a, b in itertools.pairwise(keys))
 
 
 @settings(max_examples=200, deadline=None)
 @given(lists=ranked_lists(max_lists=4))
 def test_emitted_score_is_the_canonical_float(lists: list[RankedList]) -> None:
-    """RRF-7: each score equals the descending-order sum of its w/(k+r+1) contributions."""
+    """RRF-4, RRF-7: each score is the descending-order sum of w/(k+r+1) over every
+    occurrence of its id."""
     for f in fuse(lists):
         parts = sorted(
             (
                 lst.weight / (60 + rank + 1)
                 for lst in lists
-                if lst.weight > 0 and lst.name in f.ranks
-                for rank in [f.ranks[lst.name]]
+                if lst.weight > 0
+                for rank, cand in enumerate(lst.items)
+                if cand.id == f.id
             ),
             reverse=True,
         )
@@ -127,7 +131,7 @@ def tied_traps(draw: st.DrawFn) -> list[RankedList]:
 
 
 def test_naive_list_order_summation_breaks_the_property() -> None:
-    """RRF-6: the permutation property finds a counterexample for a naive float fuser.
+    """RRF-7, RRF-11: the permutation property finds a counterexample for a naive float fuser.
 
     Measured when written: hypothesis.find (derandomize=True) called the predicate 11 times,
     shrinking included, and returned a = ranks (0, 1, 6), b = (1, 6, 0), the anchor's H1
@@ -163,3 +167,67 @@ def test_naive_fuser_fails_the_documented_trap() -> None:
     ref_tops = {tuple(f.id for f in fuse(make(p))[:2]) for p in perms}
     assert naive_tops == {("a", "b"), ("b", "a")}
     assert ref_tops == {("a", "b")}
+
+
+TITLES = ["", "", "A", "B", "a"]
+
+
+@st.composite
+def varied_lists(draw: st.DrawFn) -> list[RankedList]:
+    """Up to 5 lists over 8 ids whose occurrences disagree on path, title and metadata."""
+    out = []
+    for n in range(draw(st.integers(1, 5))):
+        items = []
+        for i in draw(st.lists(st.integers(0, 7), max_size=12)):
+            meta = draw(st.sampled_from([{}, {"s": ""}, {"s": "x"}, {"s": "y", "t": "1"}]))
+            items.append(
+                Candidate(
+                    id=f"d{i}",
+                    path=draw(st.sampled_from(["", f"p{i % 3}.md", f"q{i % 2}.md"])),
+                    title=draw(st.sampled_from(TITLES)),
+                    metadata=meta,
+                )
+            )
+        weight = draw(st.sampled_from([0.0, 1.0, 1.0, 0.5, 2.0, 0.3]))
+        out.append(RankedList(f"L{n}", weight, tuple(items)))
+    return out
+
+
+@settings(max_examples=300, deadline=None)
+@given(varied_lists(), st.sampled_from([1, 2, 60]))
+def test_every_field_equals_an_occurrence_by_occurrence_oracle(
+    ranked: list[RankedList], k: int
+) -> None:
+    """RRF-4, RRF-6..RRF-8, RRF-10, RRF-12..RRF-14: the output equals a brute-force walk
+    over every occurrence in list order."""
+    seen: dict[str, dict[str, Any]] = {}
+    for lst in ranked:
+        if lst.weight == 0:
+            continue
+        for rank, cand in enumerate(lst.items):
+            row = seen.get(cand.id)
+            if row is None:
+                row = seen[cand.id] = {"title": cand.title, "meta": dict(cand.metadata),
+                                       "path": None, "parts": []}
+            else:
+                if row["title"] == "":
+                    row["title"] = cand.title
+                for key, value in cand.metadata.items():
+                    if row["meta"].get(key, "") == "":
+                        row["meta"][key] = value
+            if cand.path and (row["path"] is None or (rank, cand.path) < row["path"]):
+                row["path"] = (rank, cand.path)
+            row["parts"].append(lst.weight / (k + rank + 1))
+    expected = []
+    for cid, row in seen.items():
+        total = 0.0
+        for part in sorted(row["parts"], reverse=True):
+            total += part
+        path = row["path"][1] if row["path"] else ""
+        expected.append((-total, path, cid, row["title"], row["meta"]))
+    expected.sort(key=lambda e: e[:3])
+    got = [
+        (-f.score, f.candidate.path, f.id, f.candidate.title, dict(f.candidate.metadata))
+        for f in fuse(ranked, k)
+    ]
+    assert got == expected

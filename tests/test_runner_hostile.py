@@ -226,6 +226,7 @@ def _marked_processes(marker: str) -> list[int]:
     return found
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(not os.path.isdir("/proc/self"), reason="needs /proc")
 @pytest.mark.parametrize(("name", "script", "target"), SCENARIOS, ids=[s[0] for s in SCENARIOS])
 def test_every_scenario_finishes_accounts_reports_and_leaves_nothing(

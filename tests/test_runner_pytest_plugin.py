@@ -8,6 +8,8 @@ from pathlib import Path
 import pytest
 from fake_adapters.support import fake, write_tiny_golden
 
+from conformance.authority import index_for
+
 pytest_plugins = ["pytester"]
 #: Inner runs skip unrelated heavy plugins (hypothesis imports itself at session end).
 QUIET = ("-p", "no:cacheprovider", "-p", "no:hypothesispytest", "-p", "no:syrupy")
@@ -34,6 +36,8 @@ def test_cases_become_items_with_failures_and_explicit_skips(
     result.stdout.fnmatch_lines(
         [
             "*FAILED [[]failed[]] tiny/length/astral*",
+            # PROTO-48: the clause with its authority, as in `hrc run`'s failure block
+            f"*clauses:  TEXT-8 [[]{index_for()['TEXT-8']}[]]*",
             "*at /length: integer differs*",
             "*not applicable: operation 'normalise' is not declared by the adapter*",
         ]

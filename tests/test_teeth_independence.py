@@ -24,10 +24,10 @@ INDEPENDENT: list[tuple[str, str, tuple[str, ...]]] = [
     ("ladder/teeth/trigram-bound-decides-alone", "ladder-trigram-ignores-candidate-k",
      ("tri-path-slugs", "tri-no-padding", "dsl-unquoted-barewords")),
     ("ladder/teeth/trigram-tokens-keep-repeats-row-only", "ladder-trigram-tokens-deduplicated",
-     ("tri-path-slugs", "dsl-unquoted-barewords", "ladder-duplicates-searched-again")),
+     ("tri-path-slugs", "dsl-unquoted-barewords", "ladder-duplicates-skipped")),
     ("ladder/teeth/empty-chunk-list-searched-row-only", "ladder-no-chunks-when-none-listed",
-     ("dsl-unquoted-barewords", "ladder-duplicates-searched-again")),
-    ("ladder/teeth/duplicates-by-skip-not-spelling", "ladder-duplicates-searched-again",
+     ("dsl-unquoted-barewords", "ladder-duplicates-skipped")),
+    ("ladder/teeth/repeated-expression-searched-by-flags", "ladder-duplicates-skipped",
      ("dsl-unquoted-barewords", "ladder-force-refresh-skip-empty")),
     ("ladder/teeth/prefix-strongest-by-result", "ladder-strongest-prefix-keeps-star",
      ("dsl-unquoted-barewords", "ladder-continues-after-hit")),
@@ -55,6 +55,7 @@ def outcomes() -> dict[str, frozenset[str]]:
 
 @pytest.mark.parametrize(("case", "target", "unrelated"), INDEPENDENT,
                          ids=[f"{r[0]}:{r[1]}" for r in INDEPENDENT])
+@pytest.mark.slow
 def test_teeth_case_is_decided_by_its_own_rule(
     outcomes: dict[str, frozenset[str]], case: str, target: str, unrelated: tuple[str, ...]
 ) -> None:

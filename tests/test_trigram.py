@@ -186,7 +186,7 @@ def test_truncation_happens_after_ordering() -> None:
 
 
 def test_limit_below_one_is_rejected() -> None:
-    """TRI-7: candidateK must be at least 1."""
+    """TRI-7: the search itself needs a limit of at least 1 (the operation maps <= 0 to 60)."""
     with pytest.raises(InvalidInput):
         trigram_search(["a"], [chunk("c1", "a")], 0)
 
@@ -295,3 +295,11 @@ def test_trigram_search_op_defaults_candidate_k_to_60() -> None:
     out = OPS["trigram_search"]({"tokens": ["cat"], "chunks": chunks})
     assert len(out["hits"]) == 60
     assert out["hits"][-1]["id"] == "c59"
+
+
+@pytest.mark.parametrize("low", [0, -3, -0.5])
+def test_trigram_search_op_candidate_k_at_or_below_zero_means_60(low: float) -> None:
+    """TRI-7: candidateK <= 0 is the default 60 (PIPE-13): 61 matching chunks give 60 hits."""
+    chunks = [{"id": f"c{i:02d}", "path": f"p{i:02d}.md", "content": "cat"} for i in range(61)]
+    out = OPS["trigram_search"]({"tokens": ["cat"], "chunks": chunks, "candidateK": low})
+    assert len(out["hits"]) == 60

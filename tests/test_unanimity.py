@@ -11,39 +11,50 @@ from reference.unanimity import UnanimityResult, check
 
 
 def test_ids_must_be_non_empty_strings() -> None:
-    """UNAN-1: the unanimity operation rejects an empty id."""
+    """UNAN-7: the unanimity operation rejects an empty id and a missing leg."""
     with pytest.raises(InvalidInput):
         op_unanimity({"bm25": ["", "b", "c"], "vector": ["b", "c", "d"]})
+    with pytest.raises(InvalidInput):
+        op_unanimity({"bm25": ["a", "b", "c"]})
 
 
-def test_agreement_is_set_overlap_not_position() -> None:
-    """UNAN-2: [A, B, C] and [B, A, C] agree on three ids (positionally only on one)."""
-    assert check(list("ABC"), list("BAC")) == UnanimityResult(3, True)
+def test_the_check_reads_each_legs_own_order() -> None:
+    """UNAN-1: the two lists are compared as given, so reversing one leg changes the count."""
+    assert check(list("ABC"), list("ABC")) == UnanimityResult(3, True)
+    assert check(list("ABC"), list("CBA")) == UnanimityResult(1, False)
+
+
+def test_agreement_is_positional_not_set_overlap() -> None:
+    """UNAN-2: [A, B, C] and [B, A, C] share three ids but agree at one position only."""
+    assert check(list("ABC"), list("BAC")) == UnanimityResult(1, False)
+    assert check(list("ABC"), list("CAB")) == UnanimityResult(0, False)
 
 
 def test_two_agreements_fire() -> None:
-    """UNAN-3: two shared ids among the top three fire the shortcut."""
-    assert check(list("ABC"), list("ABX")).fired
+    """UNAN-3: two equal positions among the top three fire the shortcut."""
+    assert check(list("ABC"), list("ABX")) == UnanimityResult(2, True)
 
 
 def test_one_agreement_does_not_fire() -> None:
-    """UNAN-3: one shared id is not enough."""
-    assert check(list("ABC"), list("XAY")) == UnanimityResult(1, False)
+    """UNAN-3: one equal position is not enough."""
+    assert check(list("ABC"), list("AXY")) == UnanimityResult(1, False)
 
 
 def test_fourth_position_is_ignored() -> None:
-    """UNAN-3: an id at position four does not count."""
-    assert check(list("ABCD"), list("AXYB")) == UnanimityResult(1, False)
+    """UNAN-3: an equal id at position four does not count."""
+    assert check(list("ABCD"), list("AXYD")) == UnanimityResult(1, False)
 
 
-def test_short_leg_reports_overlap_but_never_fires() -> None:
-    """UNAN-4: [A, B] against [A, B, C] reports 2 agreements and does not fire."""
-    assert check(list("AB"), list("ABC")) == UnanimityResult(2, False)
+@pytest.mark.parametrize(("bm25", "vector"), [("AB", "ABC"), ("ABC", "AB"), ("A", "A"), ("", "")])
+def test_short_leg_is_not_compared(bm25: str, vector: str) -> None:
+    """UNAN-4: with fewer than three entries in a leg the anchor returns nothing: 0, no fire."""
+    assert check(list(bm25), list(vector)) == UnanimityResult(0, False)
 
 
-def test_repeated_id_counts_once() -> None:
-    """UNAN-5: [A, A, B] against [A, B, C] shares A and B once each and fires."""
-    assert check(list("AAB"), list("ABC")) == UnanimityResult(2, True)
+def test_repeated_id_counts_per_position() -> None:
+    """UNAN-5: [A, A, B] agrees with [A, B, C] at one position and with [A, A, C] at two."""
+    assert check(list("AAB"), list("ABC")) == UnanimityResult(1, False)
+    assert check(list("AAB"), list("AAC")) == UnanimityResult(2, True)
 
 
 def test_repeat_pushes_later_ids_out_of_the_top_three() -> None:

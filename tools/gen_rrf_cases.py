@@ -1,8 +1,9 @@
 """Write golden/rrf/generated-*.yaml from an independent oracle (spec/rrf.md).
 
-The oracle below does not import `reference`: it scans the lists by brute force, keeps exact
-scores as fractions, orders with an explicit comparator, and forms each emitted float by the
-RRF-7 rule written out by hand. Run: `python tools/gen_rrf_cases.py` (deterministic).
+The oracle below does not import `reference`: it scans the lists by brute force, forms each
+emitted float by the RRF-7 rule written out by hand and orders with an explicit comparator;
+fractions only choose the traps (exact ties whose floats may differ).
+Run: `python tools/gen_rrf_cases.py` (deterministic).
 """
 
 from __future__ import annotations
@@ -30,7 +31,11 @@ def cp(s: str) -> list[int]:
 
 
 def oracle(lists: list[Lst], k: int = 60) -> list[Item]:
-    """Brute-force RRF: exact order (RRF-6, RRF-8), canonical float (RRF-7), merge (RRF-10)."""
+    """Brute-force RRF: per-occurrence contributions (RRF-4), canonical float (RRF-7), order by
+    that float, path, id (RRF-6, RRF-8, RRF-12), one-way fill (RRF-10, RRF-14), best-ranked
+    path (RRF-13)."""
+    if k <= 0:
+        k = 60  # RRF-1
     ids: list[str] = []
     for lst in lists:
         if lst.get("weight", 1) == 0:
@@ -40,7 +45,7 @@ def oracle(lists: list[Lst], k: int = 60) -> list[Item]:
                 ids.append(it["id"])
     rows = []
     for cid in ids:
-        hits = []  # (rank, weight, item) of first occurrence per positive-weight list
+        hits = []  # (rank, weight, item) of every occurrence in positive-weight lists, in order
         for lst in lists:
             w = lst.get("weight", 1)
             if w == 0:
@@ -48,47 +53,44 @@ def oracle(lists: list[Lst], k: int = 60) -> list[Item]:
             for pos, it in enumerate(lst["items"]):
                 if it["id"] == cid:
                     hits.append((pos, float(w), it))
-                    break
-        exact = sum((Fraction(w) / (k + r + 1) for r, w, _ in hits), Fraction(0))
         parts = [w / float(k + r + 1) for r, w, _ in hits]
         parts.sort(reverse=True)
         total = 0.0
         for p in parts:
             total = total + p
         merged: Item = {"id": cid}
-        for field in ("path", "title", "summary", "content"):
-            best = None
-            for r, _, it in hits:
-                v = it.get(field, "")
-                if v and (best is None or (r, cp(v)) < (best[0], cp(best[1]))):
-                    best = (r, v)
-            merged[field] = best[1] if best else ""
+        best = None
+        for r, _, it in hits:
+            v = it.get("path", "")
+            if v and (best is None or (r, cp(v)) < (best[0], cp(best[1]))):
+                best = (r, v)
+        merged["path"] = best[1] if best else ""
+        for field in ("title", "summary", "content"):
+            value = ""
+            for _, _, it in hits:  # first sighting seeds, later ones fill a blank
+                if value == "":
+                    value = it.get(field, "")
+            merged[field] = value
         meta: dict[str, str] = {}
-        keys = {key for _, _, it in hits for key in it.get("metadata", {})}
-        for key in keys:
-            best = None
-            for r, _, it in hits:
-                md = it.get("metadata", {})
-                if not md.get(key):
-                    continue
-                if best is None or (r, cp(md[key])) < (best[0], cp(best[1])):
-                    best = (r, md[key])
-            meta[key] = best[1] if best else ""
+        for _, _, it in hits:
+            for key, v in it.get("metadata", {}).items():
+                if key not in meta or meta[key] == "":
+                    meta[key] = v
         merged["metadata"] = meta
         merged["score"] = total
-        rows.append((exact, merged))
+        rows.append(merged)
 
-    def cmp(x: tuple[Fraction, Item], y: tuple[Fraction, Item]) -> int:
-        if x[0] != y[0]:
-            return -1 if x[0] > y[0] else 1
+    def cmp(x: Item, y: Item) -> int:
+        if x["score"] != y["score"]:
+            return -1 if x["score"] > y["score"] else 1
         for key in ("path", "id"):
-            a, b = cp(x[1][key]), cp(y[1][key])
+            a, b = cp(x[key]), cp(y[key])
             if a != b:
                 return -1 if a < b else 1
         return 0
 
     rows.sort(key=functools.cmp_to_key(cmp))
-    return [m for _, m in rows]
+    return rows
 
 
 def naive_top(lists: list[Lst], k: int = 60) -> list[str]:
@@ -172,9 +174,11 @@ def random_cases(rng: random.Random, count: int) -> list[Any]:
         out.append(
             {
                 "id": f"rrf/random/case-{n:02d}",
-                "description": "Random overlapping weighted lists with duplicates; exact order, "
-                "canonical floats, merge.",
-                "clauses": ["RRF-2", "RRF-3", "RRF-4", "RRF-6", "RRF-7", "RRF-8", "RRF-10"],
+                "description": "Random overlapping weighted lists with duplicates (each occurrence "
+                "counts); float order, canonical floats, one-way fill.",
+                "clauses": [
+                    "RRF-2", "RRF-3", "RRF-4", "RRF-6", "RRF-7", "RRF-8", "RRF-10", "RRF-14"
+                ],
                 "tags": ["random"],
                 "input": inp,
                 "expect": {"output": {"results": oracle(lists, k)}},
@@ -259,7 +263,7 @@ def main() -> None:
         ),
         (
             "trap-1-24",
-            "Exact tie 1/24 whose canonical floats differ; path decides.",
+            "Exact tie 1/24 whose canonical floats differ: the larger float (b) comes first.",
             trap_lists({"a": [11, 11, 11], "b": [5, 5, 27]}, 3),
         ),
         (
@@ -282,14 +286,14 @@ def main() -> None:
     dump(
         "generated-permutations.yaml",
         "Float-summation traps in many list orders. Generated by tools/gen_rrf_cases.py; "
-        "expected outputs come from the script's independent brute-force oracle (fractions), "
+        "expected outputs come from the script's independent brute-force oracle, "
         "never from reference/rrf.py.",
         cases,
     )
     dump(
         "generated-random.yaml",
         "Random overlapping lists. Generated by tools/gen_rrf_cases.py; expected outputs "
-        "come from the script's independent brute-force oracle (fractions), never from "
+        "come from the script's independent brute-force oracle, never from "
         "reference/rrf.py.",
         random_cases(rng, 20),
     )

@@ -33,8 +33,12 @@ def _chunks(inp: JSON) -> list[Candidate]:
 
 
 def _candidate_k(inp: JSON) -> int:
-    """TRI-7, OP-4, OP-5: a whole number in [1, 2^31 - 1] (60.0 is 60; null is absent)."""
-    return whole_number(optional(inp, "candidateK", DEFAULT_CANDIDATE_K), "candidateK")
+    """TRI-7, OP-4, OP-5: a number <= 0 means 60 (PIPE-13); otherwise a whole number in
+    [1, 2^31 - 1] (60.0 is 60; null is absent)."""
+    value = optional(inp, "candidateK", DEFAULT_CANDIDATE_K)
+    if not isinstance(value, bool) and isinstance(value, int | float) and value <= 0:
+        return DEFAULT_CANDIDATE_K
+    return whole_number(value, "candidateK")
 
 
 @operation("trigrams")
@@ -63,10 +67,21 @@ def op_trigram_search(inp: JSON) -> JSON:
 
 @operation("strongest_term")
 def op_strongest_term(inp: JSON) -> JSON:
-    """LADDER-9: the strongest term of the parsed query, without aliases ("" when none)."""
-    from reference.ladder import strongest_of_tokens  # lazy: needs reference.query
-    from reference.query import parse
+    """LADDER-9: the strongest term of the query's sanitised words ("" when none)."""
+    from reference.ladder import query_strongest_term  # lazy: needs reference.query
     from reference.query.stopwords import check_list
 
     sw = check_list(inp.get("stopwordList"))  # DSL-22
-    return {"term": strongest_of_tokens(parse(_string(inp, "query"), None, sw).tokens, sw)}
+    return {"term": query_strongest_term(_string(inp, "query"), sw)}
+
+
+@operation("fanout_texts")
+def op_fanout_texts(inp: JSON) -> JSON:
+    """FANOUT-13: the first-pass query texts of `query` with its base (default: the query)."""
+    from reference.fanout import plan_texts
+
+    query = _string(inp, "query")
+    base = optional(inp, "base", query)
+    if not isinstance(base, str):
+        raise InvalidInput("base must be a string")
+    return {"texts": plan_texts(query, base)}

@@ -130,18 +130,28 @@ def _text_zero_width_kept() -> None:
 
 
 @mutant(
-    "text-nfc-before-zero-width",
+    "text-zero-width-before-nfc",
     "TEXT-3",
-    "NFC runs before zero-width deletion, so e U+200B U+0301 never composes",
+    "zero-width deletion runs before NFC (kit 2.x), so e U+200B U+0301 composes to é",
 )
-def _text_nfc_first() -> None:
+def _text_zero_width_first() -> None:
     t = _mod("reference.text")
 
     def normalise(text: str) -> str:
-        cleaned = t.strip_zero_width(t.nfc(t.controls_to_space(text)))
+        cleaned = t.nfc(t.controls_to_space(t.strip_zero_width(text)))
         return " ".join(t.split_whitespace(cleaned))
 
     swap(t, "normalise", normalise)
+
+
+@mutant(
+    "text-zero-width-deletes-word-joiner",
+    "TEXT-1",
+    "U+2060 WORD JOINER is deleted as zero-width (kit 2.x), which the anchor's set keeps",
+)
+def _text_zero_width_2060() -> None:
+    t = _mod("reference.text")
+    swap(t, "ZERO_WIDTH", t.ZERO_WIDTH | {"\u2060"})
 
 
 @mutant("text-controls-kept", "TEXT-2", "control characters are kept instead of becoming spaces")
@@ -326,19 +336,43 @@ def _fts5_respelled() -> None:
 
 
 @mutant(
-    "dsl-alias-group-unparenthesised",
-    "DSL-16",
-    "an alias group is not parenthesised, so AND/NOT bind to its first alternative only",
+    "dsl-alias-group-kept",
+    "DSL-14",
+    "an alias expands to a parenthesised group that keeps the original term (kit 2.x, D16)",
 )
-def _dsl_alias_no_parens() -> None:
+def _dsl_alias_group() -> None:
+    p = _mod("reference.query.parse")
+    a = _mod("reference.query.aliases")
     c = _mod("reference.query.compile")
-    original = c.render_token
+    render = c.render_token
+
+    @dataclass(frozen=True)
+    class Group(p.Token):  # type: ignore[misc,name-defined]
+        members: tuple[tuple[str, str], ...] = ()
+
+        def to_json(self) -> dict[str, Any]:
+            return {"kind": "group", "text": self.text, "operator": self.operator,
+                    "members": [{"kind": k, "text": t} for k, t in self.members]}
+
+    def expand_term(term: str, operator: str | None, table: Mapping[str, Sequence[str]]) -> Any:
+        if term not in table:
+            return (p.Token("term", term, operator),)
+        members = [("term", term)]
+        for alt in table[term]:
+            m = a.alternative_member(alt)
+            if m is not None and m not in members:
+                members.append(m)
+        if len(members) < 2:
+            return (p.Token("term", term, operator),)
+        return (Group("group", term, operator, tuple(members)),)
 
     def render_token(token: Any) -> str:
         if token.kind == "group":
-            return " OR ".join(render_token(m) for m in token.members)
-        return str(original(token))
+            members = getattr(token, "members", ()) or (("term", token.text),)
+            return "(" + " OR ".join(c.fts_quote(t) for _, t in members) + ")"
+        return str(render(token))
 
+    swap(p, "expand_term", expand_term)
     swap(c, "render_token", render_token)
 
 
@@ -366,56 +400,59 @@ def _dsl_stopwords_always() -> None:
 
 
 @mutant(
-    "dsl-aliases-after-stopwords",
+    "dsl-aliases-before-stopwords",
     "DSL-13",
-    "stopwords are filtered before alias lookup, so short keys such as `ml` never fire",
+    "alias keys are looked up before stopword filtering, so short keys such as `ml` fire "
+    "(kit 2.x, D16)",
 )
-def _dsl_aliases_late() -> None:
+def _dsl_aliases_early() -> None:
     p = _mod("reference.query.parse")
     s = _mod("reference.query.sanitise")
     a = _mod("reference.query.aliases")
     stop = _mod("reference.query.stopwords")
-    parse, sanitise = p.parse, s.sanitise
+    parse, sanitise, filtered = p.parse, s.sanitise, stop.is_filtered
+    keys: set[str] = set()
 
-    def usable(aliases: Any, sw: str) -> dict[str, list[str]]:
-        table = a.validate_aliases(aliases)
-        return {k: v for k, v in table.items() if not stop.is_stopword(k, sw)}
+    def is_filtered(word: str, sw: str = "anchor") -> bool:
+        return word not in keys and bool(filtered(word, sw))
 
-    def late_parse(query: str, aliases: Any = None, sw: str = "anchor") -> Any:
-        table = a.validate_aliases(aliases)
-        if p.has_operators(_mod("reference.text").normalise(query)):
-            return parse(query, table, sw)
-        return parse(query, usable(table, sw), sw)
+    def early_parse(query: str, aliases: Any = None, sw: str = "anchor") -> Any:
+        keys.clear()
+        keys.update(a.validate_aliases(aliases))
+        try:
+            return parse(query, aliases, sw)
+        finally:
+            keys.clear()
 
-    swap(p, "parse", late_parse)
-    swap(
-        s,
-        "sanitise",
-        lambda query, aliases=None, sw="anchor": sanitise(query, usable(aliases, sw), sw),
-    )
+    def early_sanitise(query: str, aliases: Any = None, sw: str = "anchor") -> Any:
+        keys.clear()
+        keys.update(a.validate_aliases(aliases))
+        try:
+            return sanitise(query, aliases, sw)
+        finally:
+            keys.clear()
+
+    swap(stop, "is_filtered", is_filtered)
+    swap(p, "parse", early_parse)
+    swap(s, "sanitise", early_sanitise)
 
 
 @mutant(
-    "dsl-prefix-stopwords-dropped",
+    "dsl-prefixes-never-filtered",
     "DSL-9",
-    "prefix tokens go through stopword filtering (`js*` disappears)",
+    "prefix tokens are never stopwords, so `js*` survives a bare query (kit 2.x)",
 )
-def _dsl_prefix_dropped() -> None:
-    p = _mod("reference.query.parse")
-    original = p.parse
+def _dsl_prefixes_kept() -> None:
+    swap(_mod("reference.query.parse"), "drops_prefix", lambda word, sw="anchor": False)
 
-    def parse(
-        query: str, aliases: Mapping[str, Sequence[str]] | None = None, sw: str = "anchor"
-    ) -> Any:
-        parsed = original(query, aliases, sw)
-        if parsed.has_operators:
-            return parsed
-        kept = [t for t in parsed.tokens if not (t.kind == "prefix" and p.is_stopword(t.text, sw))]
-        if kept and kept[0].operator is not None:
-            kept[0] = replace(kept[0], operator=None)
-        return replace(parsed, tokens=tuple(kept))
 
-    swap(p, "parse", parse)
+@mutant(
+    "dsl-lowercase-not-kept",
+    "DSL-9",
+    "lowercase and/or/not are dropped only when a list has them, so `not` stays (kit 2.x)",
+)
+def _dsl_filler_kept() -> None:
+    set_attr(_mod("reference.query.stopwords"), "FILLER_WORDS", frozenset())
 
 
 @mutant(
@@ -548,9 +585,7 @@ def _dsl_alias_keys_unfolded() -> None:
 
 @mutant("rrf-rank-one-based", "RRF-2", "ranks count from 1: the top item scores 1/(k+2)")
 def _rrf_one_based() -> None:
-    r = _mod("reference.rrf")
-    swap(r, "contribution", lambda w, k, rank: w / float(k + rank + 2))
-    swap(r, "exact_contribution", lambda w, k, rank: Fraction(w) / (k + rank + 2))
+    swap(_mod("reference.rrf"), "contribution", lambda w, k, rank: w / float(k + rank + 2))
 
 
 @mutant(
@@ -560,9 +595,7 @@ def _rrf_one_based() -> None:
 )
 def _rrf_insertion_ties() -> None:
     r = _mod("reference.rrf")
-    swap(r, "sort_key", lambda item: (-item.exact,))
-    # The fast path orders by (float, path, id) and repairs near ties; this port does neither.
-    swap(r, "order_exactly", lambda fused: sorted(fused, key=r.sort_key))
+    swap(r, "order", lambda fused: sorted(fused, key=lambda item: -item.score))
 
 
 def _rrf_sum_list_order() -> None:
@@ -575,29 +608,48 @@ def _rrf_sum_list_order() -> None:
     swap(_mod("reference.rrf"), "canonical_sum", canonical_sum)
 
 
+def _exact_sums(lists: Sequence[Any], k: int) -> dict[str, Fraction]:
+    """Σ exact(w) / (k + r + 1) over first occurrences per list: the 2.x exact score."""
+    sums: dict[str, Fraction] = {}
+    for ranked in lists:
+        if ranked.weight == 0:
+            continue
+        seen: set[str] = set()
+        for rank, cand in enumerate(ranked.items):
+            if cand.id not in seen:
+                seen.add(cand.id)
+                sums[cand.id] = sums.get(cand.id, Fraction(0)) + Fraction(ranked.weight) / (
+                    k + rank + 1
+                )
+    return sums
+
+
 @mutant(
-    "rrf-order-by-float",
+    "rrf-order-by-exact-sum",
     "RRF-6",
-    "the list is ordered by the emitted float, not the exact rational score",
+    "the list is ordered by the exact rational sum, not the emitted float (the 2.x reading, D1)",
 )
-def _rrf_order_float() -> None:
+def _rrf_order_exact() -> None:
     r = _mod("reference.rrf")
-    swap(
-        r,
-        "sort_key",
-        lambda item: (-item.score, r.codepoint_key(item.candidate.path), r.codepoint_key(item.id)),
-    )
-    swap(r, "order_exactly", lambda fused: sorted(fused, key=r.sort_key))
+    original = r.fuse
+
+    def fuse(lists: Sequence[Any], k: int = r.DEFAULT_K) -> list[Any]:
+        fused = original(lists, k)
+        exact = _exact_sums(lists, r.check_k(k))
+        exact_of = {f.id: exact.get(f.id, Fraction(0)) for f in fused}
+        return sorted(fused, key=lambda f: (-exact_of[f.id], f.candidate.path, f.id))
+
+    swap(r, "fuse", fuse)
 
 
 @mutant(
     "rrf-naive-float",
-    "RRF-6",
-    "the naive port: float sums in list order, ordered by that float",
+    "RRF-7",
+    "the naive port: float sums in list order, equal floats in insertion order",
 )
 def _rrf_naive() -> None:
     _rrf_sum_list_order()
-    _rrf_order_float()
+    _rrf_insertion_ties()
 
 
 @mutant(
@@ -618,10 +670,8 @@ def _rrf_zero_weight() -> None:
             for cand in ranked.items:
                 if cand.id not in seen:
                     seen.add(cand.id)
-                    merged = r.merge([(0, cand)])
-                    fused.append(r.Fused(candidate=merged, score=0.0, exact=Fraction(0)))
-        fused.sort(key=r.sort_key)
-        return list(fused)
+                    fused.append(r.Fused(candidate=cand, score=0.0))
+        return list(r.order(fused))
 
     swap(r, "fuse", fuse)
 
@@ -646,41 +696,100 @@ def _rrf_compacted() -> None:
     swap(r, "fuse", fuse)
 
 
+_PLACEHOLDER = "\u0000repeat-"
+
+
 @mutant(
-    "rrf-merge-first-list-wins",
-    "RRF-10",
-    "the first list's occurrence seeds every field; later lists only fill blanks",
+    "rrf-duplicates-counted-once",
+    "RRF-4",
+    "a repeated id counts only at its first occurrence in a list, later ones ignored but "
+    "keeping their positions (the 2.x reading)",
 )
-def _rrf_first_list_wins() -> None:
+def _rrf_counted_once() -> None:
     r = _mod("reference.rrf")
     types = _mod("reference.types")
+    original = r.fuse
 
-    def merge(occurrences: Sequence[tuple[int, Any]]) -> Any:
+    def fuse(lists: Sequence[Any], k: int = r.DEFAULT_K) -> list[Any]:
+        # A later occurrence becomes a unique placeholder (it keeps the position, adds nothing
+        # to its id) and placeholders are dropped from the output.
+        masked = []
+        n = 0
+        for ranked in lists:
+            seen: set[str] = set()
+            items = []
+            for cand in ranked.items:
+                if cand.id in seen:
+                    n += 1
+                    cand = types.Candidate(id=f"{_PLACEHOLDER}{n}", path="")
+                seen.add(cand.id)
+                items.append(cand)
+            masked.append(replace(ranked, items=tuple(items)))
+        return [f for f in original(masked, k) if not f.id.startswith(_PLACEHOLDER)]
+
+    swap(r, "fuse", fuse)
+
+
+@mutant(
+    "rrf-merge-best-rank",
+    "RRF-10",
+    "each text field and metadata key comes from the best-ranked occurrence, equal ranks by "
+    "the smallest value (the 2.x reading, D4), not the first sighting",
+)
+def _rrf_best_rank_merge() -> None:
+    r = _mod("reference.rrf")
+    types = _mod("reference.types")
+    text = _mod("reference.text")
+
+    def best(values: Sequence[tuple[int, str]]) -> str:
+        present = [(rank, text.codepoint_key(v), v) for rank, v in values if v != ""]
+        return min(present)[2] if present else ""
+
+    def filled(occurrences: Sequence[tuple[int, Any]]) -> Any:
         first = occurrences[0][1]
-        texts = {name: getattr(first, name) for name in r.TEXT_FIELDS}
-        metadata = dict(first.metadata)
-        for _, cand in occurrences[1:]:
-            for name in r.TEXT_FIELDS:
-                if texts[name] == "":
-                    texts[name] = getattr(cand, name)
-            for key, value in cand.metadata.items():
-                metadata.setdefault(key, value)
+        texts = {
+            name: best([(rank, getattr(c, name)) for rank, c in occurrences])
+            for name in r.TEXT_FIELDS
+        }
+        keys = {key for _, c in occurrences for key in c.metadata}
+        metadata = {
+            key: best([(rank, c.metadata[key]) for rank, c in occurrences if key in c.metadata])
+            for key in keys
+        }
         return types.Candidate(id=first.id, metadata=metadata, **texts)
 
-    swap(r, "merge", merge)
+    swap(r, "_filled", filled)
 
 
-@mutant("rrf-k-zero-means-default", "RRF-1", "k <= 0 silently falls back to 60 (the anchor)")
-def _rrf_k_default() -> None:
+@mutant(
+    "rrf-k-zero-rejected", "RRF-1", "k <= 0 is invalid_input (the 2.x reading), not the default"
+)
+def _rrf_k_rejected() -> None:
     r = _mod("reference.rrf")
     original = r.check_k
 
     def check_k(k: object) -> int:
         if isinstance(k, int | float) and not isinstance(k, bool) and k <= 0:
-            return int(r.DEFAULT_K)
+            raise r.InvalidInput(f"k must be >= 1, got {k!r}")
         return int(original(k))
 
     swap(r, "check_k", check_k)
+
+
+@mutant(
+    "pipe-integers-zero-rejected",
+    "PIPE-13",
+    "a request integer <= 0 (topK, candidateK, rerankTopN, rrfK) is invalid_input (2.x)",
+)
+def _pipe_integers_rejected() -> None:
+    req = _mod("reference.request")
+    types = _mod("reference.types")
+
+    def positive_int(obj: Mapping[str, Any], name: str) -> int:
+        value = types.optional(obj, name, req.DEFAULTS[name])
+        return int(types.whole_number(value, f"request.{name}"))
+
+    set_attr(req, "_positive_int", positive_int)
 
 
 # -- ladder and strongest term (LADDER) --------------------------------------------------------
@@ -699,19 +808,21 @@ def _ladder_no_force_refresh() -> None:
 
 
 @mutant(
-    "ladder-skipped-rungs-vanish",
+    "ladder-vacuous-rungs-emit-rows",
     "LADDER-3",
-    "rungs with nothing new to search (empty, duplicate) emit no row",
+    "rungs with nothing to search emit an `empty` row instead of no row (kit 2.x, D6)",
 )
-def _ladder_skips_vanish() -> None:
-    walk = _mod("reference.ladder")._Walk
-    original = walk.skip
+def _ladder_vacuous_rows() -> None:
+    lad = _mod("reference.ladder")
+    original = lad._Walk.fts
 
-    def skip(self: Any, rung: str, expression: str, reason: str) -> None:
-        if reason not in ("empty", "duplicate"):
-            original(self, rung, expression, reason)
+    def fts(self: Any, rung: str, expression: str, search: Any) -> bool:
+        if expression == "" and rung != lad.INITIAL:
+            self.skip(rung, expression, lad.SKIP_EMPTY)
+            return False
+        return bool(original(self, rung, expression, search))
 
-    set_attr(walk, "skip", skip)
+    set_attr(lad._Walk, "fts", fts)
 
 
 @mutant(
@@ -755,16 +866,18 @@ def _ladder_continues() -> None:
 
 
 @mutant(
-    "ladder-duplicates-searched-again",
+    "ladder-duplicates-skipped",
     "LADDER-6",
-    "a rung repeating an expression already searched is searched again",
+    "a rung repeating an expression already searched is skipped as `duplicate` (kit 2.x)",
 )
 def _ladder_duplicates() -> None:
     walk = _mod("reference.ladder")._Walk
     original = walk.fts
 
     def fts(self: Any, rung: str, expression: str, search: Any) -> bool:
-        self.searched.discard(expression)
+        if expression and any(r.searched and r.expression == expression for r in self.rows):
+            self.skip(rung, expression, "duplicate")
+            return False
         return bool(original(self, rung, expression, search))
 
     set_attr(walk, "fts", fts)
@@ -797,17 +910,44 @@ def _ladder_trigram_unbounded() -> None:
 
 
 @mutant(
-    "ladder-strongest-includes-phrases",
+    "ladder-strongest-from-parse-tokens",
     "LADDER-9",
-    "phrases compete for the strongest term",
+    "the strongest term reads the DSL's term and prefix tokens, not the sanitised words (kit 2.x)",
 )
-def _ladder_phrases() -> None:
+def _ladder_strongest_parse_tokens() -> None:
     lad = _mod("reference.ladder")
 
-    def strongest_of_tokens(tokens: Sequence[Any], sw: str = "anchor") -> str:
-        return str(lad.strongest_term([t.text for t in tokens], sw))
+    def query_strongest_term(query: str, sw: str = "anchor") -> str:
+        tokens = lad.parse(query, None, sw).tokens
+        return str(lad.strongest_term([t.text for t in tokens if t.kind != "phrase"], sw))
 
-    swap(lad, "strongest_of_tokens", strongest_of_tokens)
+    swap(lad, "query_strongest_term", query_strongest_term)
+
+
+@mutant(
+    "ladder-strongest-dsl-stopwords",
+    "LADDER-8",
+    "the strongest term ignores the DSL's stopword lists, not the ladder's own set (kit 2.x)",
+)
+def _ladder_strongest_dsl_stopwords() -> None:
+    s = _mod("reference.strongest")
+    swap(s, "is_ladder_stopword", s.is_stopword)
+
+
+@mutant(
+    "ladder-strongest-rung-equal-to-query-kept",
+    "LADDER-9",
+    "strongest_term is searched even when it is the whole folded query",
+)
+def _ladder_strongest_equal_kept() -> None:
+    lad = _mod("reference.ladder")
+    original = lad.plan_ladder
+
+    def plan_ladder(query: str, aliases: Any, sw: str = "anchor") -> Any:
+        plan = original(query, aliases, sw)
+        return replace(plan, strongest_expression=plan.refreshed_strongest_expression)
+
+    swap(lad, "plan_ladder", plan_ladder)
 
 
 @mutant("ladder-ignores-skip-flag", "LADDER-1", "skipRetryLadder is ignored")
@@ -832,7 +972,7 @@ def _strongest_last() -> None:
     def strongest_term(words: Sequence[str], sw: str = "anchor") -> str:
         best, best_len = "", 0
         for word in words:
-            if not s.is_stopword(word, sw) and s.length(word) >= best_len:
+            if not s.is_ladder_stopword(word, sw) and s.length(word) >= best_len:
                 best, best_len = word, s.length(word)
         return best
 
@@ -1152,32 +1292,43 @@ def _intent_folded() -> None:
 # -- unanimity (UNAN) --------------------------------------------------------------------------
 
 
-@mutant("unan-positional", "UNAN-2", "agreement is counted position by position (the anchor)")
-def _unan_positional() -> None:
+@mutant(
+    "unan-set-overlap",
+    "UNAN-2",
+    "agreement is the set overlap of the two top threes, reported for short legs too (2.x, D9)",
+)
+def _unan_set_overlap() -> None:
     u = _mod("reference.unanimity")
 
     def check(bm25: Sequence[str], vector: Sequence[str]) -> Any:
-        agreements = builtins.sum(1 for a, b in zip(bm25[:3], vector[:3], strict=False) if a == b)
+        agreements = len(set(bm25[:3]) & set(vector[:3]))
         fired = len(bm25) >= 3 and len(vector) >= 3 and agreements >= 2
         return u.UnanimityResult(agreements, fired)
 
     swap(u, "check", check)
 
 
-@mutant("unan-short-leg-fires", "UNAN-4", "two agreements fire the shortcut despite a short leg")
+@mutant(
+    "unan-short-leg-compared",
+    "UNAN-4",
+    "a leg shorter than three is compared at the positions it has, and two agreements fire",
+)
 def _unan_short() -> None:
     u = _mod("reference.unanimity")
-    original = u.check
 
     def check(bm25: Sequence[str], vector: Sequence[str]) -> Any:
-        result = original(bm25, vector)
-        return u.UnanimityResult(result.agreements, result.agreements >= 2)
+        agreements = builtins.sum(1 for a, b in zip(bm25[:3], vector[:3], strict=False) if a == b)
+        return u.UnanimityResult(agreements, agreements >= 2)
 
     swap(u, "check", check)
 
 
-@mutant("unan-repeats-counted", "UNAN-5", "a repeated id in a top three counts once per entry")
-def _unan_repeats() -> None:
+@mutant(
+    "unan-membership",
+    "UNAN-2",
+    "each of BM25's top three counts when it is anywhere in the vector leg's top three",
+)
+def _unan_membership() -> None:
     u = _mod("reference.unanimity")
 
     def check(bm25: Sequence[str], vector: Sequence[str]) -> Any:
@@ -1314,27 +1465,32 @@ def _pipe_topk_first() -> None:
     set_attr(pipe, "rerank_head", cut_rerank)
 
 
-@mutant("pipe-zero-means-default", "PIPE-1", "an integer field of 0 means its default (the anchor)")
-def _pipe_zero_default() -> None:
+@mutant(
+    "pipe-fraction-truncated",
+    "PIPE-1",
+    "a request integer above 0 that is not whole is truncated (60.5 → 60), not rejected",
+)
+def _pipe_fraction_truncated() -> None:
     req = _mod("reference.request")
     original = req._positive_int
 
     def positive_int(obj: Mapping[str, Any], name: str) -> int:
-        if obj.get(name) == 0 and not isinstance(obj.get(name), bool):
-            return int(req.DEFAULTS[name])
+        value = obj.get(name)
+        if isinstance(value, float) and value > 0 and not value.is_integer():
+            return int(value) if int(value) >= 1 else int(req.DEFAULTS[name])
         return int(original(obj, name))
 
     set_attr(req, "_positive_int", positive_int)
 
 
-@mutant("pipe-query-size-unbounded", "PIPE-13", "a query of any length is searched")
+@mutant("pipe-query-size-unbounded", "PIPE-14", "a query of any length is searched")
 def _pipe_query_unbounded() -> None:
     set_attr(_mod("reference.request"), "MAX_QUERY_CODE_POINTS", 10**9)
 
 
 @mutant(
     "pipe-query-size-in-utf16-units",
-    "PIPE-13",
+    "PIPE-14",
     "the query bound counts UTF-16 code units (JavaScript's length), so astral text is refused",
 )
 def _pipe_query_utf16() -> None:
@@ -1395,7 +1551,7 @@ def _rrf_sum_ascending() -> None:
 @mutant(
     "rrf-sum-in-list-order",
     "RRF-7",
-    "an item's contributions are summed in list order (the exact order is still right)",
+    "an item's contributions are summed in list order (ties still broken by path, id)",
 )
 def _rrf_sum_in_list_order() -> None:
     _rrf_sum_list_order()
@@ -1498,35 +1654,50 @@ def _numbers_15_digits() -> None:
 
 
 @mutant(
-    "rrf-merge-equal-rank-first-list",
-    "RRF-10",
-    "between occurrences of equal rank, the first list's value wins, not the smallest",
+    "rrf-path-equal-rank-first-list",
+    "RRF-13",
+    "between paths of equal rank, the first list's wins, not the smallest by code point",
 )
-def _rrf_equal_rank_first() -> None:
-    def best_value(values: Sequence[tuple[int, str]]) -> str:
-        present = [(rank, i, v) for i, (rank, v) in enumerate(values) if v != ""]
-        return min(present)[2] if present else ""
+def _rrf_path_equal_rank_first() -> None:
+    def better_path(rank: int, path: str, best: tuple[int, str] | None) -> bool:
+        return path != "" and (best is None or rank < best[0])
 
-    swap(_mod("reference.rrf"), "_best_value", best_value)
+    swap(_mod("reference.rrf"), "better_path", better_path)
+
+
+@mutant(
+    "rrf-path-first-seen",
+    "RRF-13",
+    "the path is the first sighting's, never updated (the anchor's bucket), so disputed "
+    "paths make ties follow list order",
+)
+def _rrf_path_first_seen() -> None:
+    def better_path(rank: int, path: str, best: tuple[int, str] | None) -> bool:
+        return best is None and path != ""
+
+    swap(_mod("reference.rrf"), "better_path", better_path)
 
 
 @mutant(
     "rrf-metadata-empty-keys-dropped",
-    "RRF-10",
+    "RRF-14",
     "a metadata key whose every value is empty is dropped instead of kept with \"\"",
 )
 def _rrf_empty_keys() -> None:
     r = _mod("reference.rrf")
-    original = r.merge
+    original = r.fuse
 
-    def merge(occurrences: Sequence[tuple[int, Any]]) -> Any:
-        out = original(occurrences)
-        return replace(out, metadata={k: v for k, v in out.metadata.items() if v != ""})
+    def fuse(lists: Sequence[Any], k: int = r.DEFAULT_K) -> list[Any]:
+        out = []
+        for f in original(lists, k):
+            meta = {key: v for key, v in f.candidate.metadata.items() if v != ""}
+            out.append(replace(f, candidate=replace(f.candidate, metadata=meta)))
+        return out
 
-    swap(r, "merge", merge)
+    swap(r, "fuse", fuse)
 
 
-@mutant("rrf-whole-float-k-rejected", "RRF-1", "k = 60.0 is rejected because it is a float")
+@mutant("rrf-whole-float-k-rejected", "RRF-15", "k = 60.0 is rejected because it is a float")
 def _rrf_float_k() -> None:
     r = _mod("reference.rrf")
     original = r.check_k
@@ -1580,7 +1751,7 @@ def _ladder_prefix_star() -> None:
     def plan_ladder(query: str, aliases: Any, sw: str = "anchor") -> Any:
         plan = original(query, aliases, sw)
         tokens = lad.parse(query, None, sw).tokens
-        term = lad.strongest_of_tokens(tokens, sw)
+        term = lad.query_strongest_term(query, sw)
         first = next((t for t in tokens if t.text == term and t.kind != "phrase"), None)
         if term and first is not None and first.kind == "prefix":
             return replace(plan, strongest_expression=lad.fts_quote(term) + "*")
@@ -1646,6 +1817,36 @@ def _tri_duplicate_ids() -> None:
 )
 def _tri_default_k() -> None:
     set_attr(_mod("conformance.ops.ladder"), "DEFAULT_CANDIDATE_K", 10)
+
+
+@mutant(
+    "tri-candidate-k-zero-rejected",
+    "TRI-7",
+    "trigram_search rejects candidateK <= 0 (the 2.x reading) instead of using 60",
+)
+def _tri_k_zero_rejected() -> None:
+    ladder = _mod("conformance.ops.ladder")
+    types = _mod("reference.types")
+
+    def candidate_k(inp: Any) -> int:
+        value = types.optional(inp, "candidateK", ladder.DEFAULT_CANDIDATE_K)
+        return int(types.whole_number(value, "candidateK"))
+
+    set_attr(ladder, "_candidate_k", candidate_k)
+
+
+@mutant(
+    "rerank-top-n-zero-rejected",
+    "RERANK-1",
+    "the rerank operation rejects rerankTopN <= 0 (the 2.x reading) instead of using 20",
+)
+def _rerank_top_n_zero_rejected() -> None:
+    types = _mod("reference.types")
+    swap(
+        _mod("reference.rerank"),
+        "check_top_n",
+        lambda value: int(types.whole_number(value, "rerankTopN")),
+    )
 
 
 @mutant(
@@ -1893,7 +2094,7 @@ def _dsl_star_anywhere() -> None:
 @mutant(
     "dsl-alias-members-not-deduplicated",
     "DSL-14",
-    "alias members are not deduplicated, so {ml: [ML]} becomes a two-member group",
+    "alias alternatives are not deduplicated, so overlapping alternatives repeat a token",
 )
 def _dsl_alias_dups() -> None:
     p = _mod("reference.query.parse")
@@ -1901,13 +2102,10 @@ def _dsl_alias_dups() -> None:
 
     def expand_term(term: str, operator: str | None, table: Mapping[str, Sequence[str]]) -> Any:
         alternatives = table.get(term)
-        if alternatives is None:
-            return p.Token("term", term, operator)
-        members = [("term", term)]
-        members += [m for m in (a.alternative_member(alt) for alt in alternatives) if m is not None]
-        if len(members) < 2:
-            return p.Token("term", term, operator)
-        return p.Token("group", term, operator, tuple(p.Token(k, t, None) for k, t in members))
+        found = [m for m in (a.alternative_member(alt) for alt in alternatives or ()) if m]
+        if not found:
+            return (p.Token("term", term, operator),)
+        return tuple(p.Token(k, t, operator if i == 0 else None) for i, (k, t) in enumerate(found))
 
     swap(p, "expand_term", expand_term)
 
@@ -1925,7 +2123,7 @@ def _dsl_sanitise_dedup() -> None:
         out = original(query, aliases, sw)
         kept = tuple(dict.fromkeys(out.tokens))
         table = s.validate_aliases(aliases)
-        expression = s.join_tokens(s.expand_term(w, None, table) for w in kept)
+        expression = s.join_tokens(t for w in kept for t in s.expand_term(w, None, table))
         return s.Sanitised(kept, expression)
 
     swap(s, "sanitise", sanitise)
@@ -3084,7 +3282,7 @@ def _gbrain_seed_substring() -> None:
     swap(graph, "_occurs", occurs)
 
 
-@mutant("gbrain-reached-counts-hits", "GBRAIN-15", "trace reached counts only the pages hit")
+@mutant("gbrain-reached-counts-hits", "GBRAIN-15", "reached counts the hits kept by the limit")
 def _gbrain_reached() -> None:
     graph = _gbrain("graph_leg")
     original = graph.GbrainGraphBackend.search_graph
@@ -3092,7 +3290,7 @@ def _gbrain_reached() -> None:
     def search_graph(self: Any, query: str, limit: int) -> Any:
         hits = original(self, query, limit)
         if "reached" in self._trace:
-            self._trace["reached"] = len(original(self, query, 10**6))
+            self._trace["reached"] = len(hits)
         return hits
 
     set_attr(graph.GbrainGraphBackend, "search_graph", search_graph)
@@ -3115,24 +3313,23 @@ def _gbrain_exclude_after_cut() -> None:
 
 @mutant("gbrain-dedup-missing", "GBRAIN-17", "several chunks of one page all come back")
 def _gbrain_dedup_missing() -> None:
-    _gbrain_hooks(after_fusion=None)
+    swap(_gbrain("graph_leg"), "dedup", lambda items: items)
 
 
 @mutant("gbrain-dedup-by-path-string", "GBRAIN-17", "dedup keys on the path string, not the page")
 def _gbrain_dedup_by_path() -> None:
     graph = _gbrain("graph_leg")
 
-    def after_fusion(call: Any, query: str, items: Any) -> Any:
+    def dedup(items: Any) -> Any:
         seen: set[str] = set()
         out = []
         for item in items:
-            if item.candidate.path not in seen:
-                seen.add(item.candidate.path)
+            if item.path not in seen:
+                seen.add(item.path)
                 out.append(item)
-        return out if call.options.dedup else items
+        return out
 
-    swap(graph, "after_fusion", after_fusion)
-    _gbrain_hooks(after_fusion=after_fusion)
+    swap(graph, "dedup", dedup)
 
 
 @mutant(
@@ -3208,7 +3405,7 @@ def _gbrain_budget_skip() -> None:
     def within_budget(call: Any, budget: int, items: Any) -> Any:
         used, out = 0, []
         for item in items:
-            tokens = len(words(item.candidate.content))
+            tokens = len(words(item.content))
             if used + tokens <= budget:
                 used += tokens
                 out.append(item)
@@ -3225,7 +3422,7 @@ def _gbrain_budget_chars() -> None:
     def within_budget(call: Any, budget: int, items: Any) -> Any:
         used, kept = 0, 0
         for item in items:
-            tokens = -(-len(item.candidate.content) // 4)
+            tokens = -(-len(item.content) // 4)
             if used + tokens > budget:
                 break
             used, kept = used + tokens, kept + 1
@@ -3784,10 +3981,8 @@ def _gbrain_bypass_last_variant() -> None:
     def after_fusion(call: Any, query: str, items: Any) -> Any:
         if call.trace.get("intent") != "temporal":
             items = graph.boost(call.options, items)
-        if call.options.dedup:
-            items = graph.dedup(items)
-        if call.options.token_budget is not None:
-            items = graph.within_budget(call, call.options.token_budget, items)
+        items = items[: graph.FUSED_TOP]
+        call.state["candidates"] = {item.id: item.candidate for item in items}
         return items
 
     _gbrain_hooks(after_fusion=after_fusion)
@@ -3817,4 +4012,6 @@ def _gbrain_variants_empty_skipped() -> None:
 
 
 # Profiles' broken ports live in their own modules and register themselves on import.
-import conformance.selftest.mutants_bm25_okapi  # noqa: E402,F401
+import conformance.selftest.mutants_bm25_okapi  # noqa: E402
+import conformance.selftest.mutants_first_pass  # noqa: E402
+import conformance.selftest.mutants_profiles_seeds  # noqa: E402,F401

@@ -30,7 +30,7 @@ def op_length(inp: dict[str, Any]) -> dict[str, Any]:
 
 def op_unanimity(inp: dict[str, Any]) -> dict[str, Any]:
     bm25, vector = inp["bm25"], inp["vector"]
-    agreements = toylib.head_overlap(bm25, vector)
+    agreements = toylib.head_agreements(bm25, vector)
     # Derived in the adapter from the library's answer: UNAN-3 is a pure function of it.
     fired = len(bm25) >= 3 and len(vector) >= 3 and agreements >= 2
     return {"agreements": agreements, "fired": fired}

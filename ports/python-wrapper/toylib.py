@@ -15,12 +15,15 @@ def code_points(text: str) -> int:
     return len(text)
 
 
-def head_overlap(left: list[str], right: list[str], depth: int = 3) -> int:
-    """Distinct ids shared by the first `depth` entries of two rankings."""
+def head_agreements(left: list[str], right: list[str], depth: int = 3) -> int:
+    """Positions among the first `depth` where two rankings hold the same id; 0 when either
+    ranking is shorter than `depth`."""
     for ranking in (left, right):
         if not isinstance(ranking, list):
             raise TypeError("a ranking must be a list of ids")
         for item in ranking:
             if not isinstance(item, str) or not item:
                 raise ValueError(f"bad id {item!r}")
-    return len(set(left[:depth]) & set(right[:depth]))
+    if len(left) < depth or len(right) < depth:
+        return 0
+    return sum(1 for i in range(depth) if left[i] == right[i])

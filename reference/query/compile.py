@@ -19,13 +19,11 @@ def fts_quote(text: str) -> str:
 
 
 def render_token(token: Token) -> str:
-    """DSL-16: `"t"` for a term or phrase, `"t"*` for a prefix, `("a" OR "b c")` for a group."""
+    """DSL-16: `"t"` for a term or phrase, `"t"*` for a prefix."""
     if token.kind in ("term", "phrase"):
         return fts_quote(token.text)
     if token.kind == "prefix":
         return fts_quote(token.text) + "*"
-    if token.kind == "group":
-        return "(" + " OR ".join(render_token(m) for m in token.members) + ")"
     raise ValueError(f"unknown token kind {token.kind!r}")
 
 

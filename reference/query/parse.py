@@ -1,7 +1,8 @@
 """Parse a query into DSL tokens (spec/query-dsl.md DSL-1..DSL-9, DSL-13..DSL-15).
 
 One left-to-right scan over the normalised query; operators are read before lowercasing,
-aliases are looked up before stopword filtering.
+stopwords are filtered before alias expansion (the anchor's order), and an alias key is
+replaced by its alternatives.
 """
 
 from __future__ import annotations
@@ -12,7 +13,7 @@ from typing import Any
 
 from reference import text
 from reference.query.aliases import alternative_member, validate_aliases
-from reference.query.stopwords import DEFAULT_LIST, is_stopword
+from reference.query.stopwords import DEFAULT_LIST, is_filtered
 
 OPERATORS = frozenset({"AND", "OR", "NOT"})
 
@@ -25,19 +26,15 @@ SPACE = " "
 
 @dataclass(frozen=True)
 class Token:
-    """One DSL token (DSL-15): a term, prefix, phrase, or an alias group with its members."""
+    """One DSL token (DSL-15): a term, a prefix or a phrase."""
 
     kind: str
     text: str
     operator: str | None
-    members: tuple[Token, ...] = ()
 
     def to_json(self) -> dict[str, Any]:
-        """DSL-15: `{kind, text, operator}`, plus `members: [{kind, text}]` for a group."""
-        out: dict[str, Any] = {"kind": self.kind, "text": self.text, "operator": self.operator}
-        if self.kind == "group":
-            out["members"] = [{"kind": m.kind, "text": m.text} for m in self.members]
-        return out
+        """DSL-15: exactly `{kind, text, operator}`."""
+        return {"kind": self.kind, "text": self.text, "operator": self.operator}
 
 
 @dataclass(frozen=True)
@@ -62,24 +59,33 @@ def has_operators(normalised: str) -> bool:
     return QUOTE in normalised or any(f in OPERATORS for f in normalised.split(SPACE))
 
 
-def expand_term(term: str, operator: str | None, table: Mapping[str, Sequence[str]]) -> Token:
-    """DSL-13, DSL-14: a term token, or its alias group when the group has two or more members.
+def expand_term(
+    term: str, operator: str | None, table: Mapping[str, Sequence[str]]
+) -> tuple[Token, ...]:
+    """DSL-13, DSL-14: the term replaced by its alternatives, the term's operator on the first.
 
-    `table` must be validated (folded keys). Members: the term, then each alternative in table
-    order, deduplicated by (kind, text).
+    `table` must be validated (folded keys). Alternatives become terms or phrases in table
+    order, deduplicated by (kind, text); the term itself stays when it is no key or when no
+    alternative has a word.
     """
     alternatives = table.get(term)
     if alternatives is None:
-        return Token("term", term, operator)
-    seen: list[tuple[str, str]] = [("term", term)]
+        return (Token("term", term, operator),)
+    seen: list[tuple[str, str]] = []
     for alternative in alternatives:
         member = alternative_member(alternative)
         if member is not None and member not in seen:
             seen.append(member)
-    if len(seen) < 2:
-        return Token("term", term, operator)
-    members = tuple(Token(kind, txt, None) for kind, txt in seen)
-    return Token("group", term, operator, members)
+    if not seen:
+        return (Token("term", term, operator),)
+    return tuple(
+        Token(kind, txt, operator if i == 0 else None) for i, (kind, txt) in enumerate(seen)
+    )
+
+
+def drops_prefix(word: str, stopword_list: str = DEFAULT_LIST) -> bool:
+    """DSL-9: in a bare query a prefix token is filtered like a term (the anchor)."""
+    return is_filtered(word, stopword_list)
 
 
 def strip_word(word: str) -> str:
@@ -92,7 +98,7 @@ def parse(
     aliases: Mapping[str, Sequence[str]] | None = None,
     stopword_list: str = DEFAULT_LIST,
 ) -> ParsedQuery:
-    """DSL-1..DSL-9, DSL-13, DSL-14: normalise, scan, strip, lowercase, expand, filter.
+    """DSL-1..DSL-9, DSL-13, DSL-14: normalise, scan, strip, lowercase, filter, expand.
 
     `stopword_list` names the list DSL-9 filters with (DSL-22).
     """
@@ -132,15 +138,16 @@ def parse(
             continue
         folded = text.lowercase(stripped)
         if prefix:
-            tokens.append(Token("prefix", folded, pending))  # DSL-9: never a stopword
+            if not (filtering and drops_prefix(folded, stopword_list)):
+                tokens.append(Token("prefix", folded, pending))
+        elif filtering and is_filtered(folded, stopword_list):
+            pass  # DSL-9 before DSL-13: a stopword key never fires in a bare query
         elif folded in table:
-            tokens.append(expand_term(folded, pending, table))  # DSL-13: before filtering
-        elif filtering and is_stopword(folded, stopword_list):
-            pass
+            tokens.extend(expand_term(folded, pending, table))
         else:
             tokens.append(Token("term", folded, pending))
         pending = None
     if tokens and tokens[0].operator is not None:  # DSL-5: a leading operator is dropped
         first = tokens[0]
-        tokens[0] = Token(first.kind, first.text, None, first.members)
+        tokens[0] = Token(first.kind, first.text, None)
     return ParsedQuery(normalised, not filtering, tuple(tokens))

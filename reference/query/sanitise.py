@@ -1,7 +1,7 @@
 """The sanitised form of a query, read by the ladder's `refreshed_sanitised` rung (DSL-20, DSL-21).
 
 Operator characters never survive: the words of the query (TEXT-7) lose every P∪S code point,
-and AND/OR/NOT become ordinary stopwords.
+and AND/OR/NOT become filler words, dropped (DSL-20).
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ from reference import text
 from reference.query.aliases import validate_aliases
 from reference.query.compile import join_tokens
 from reference.query.parse import expand_term
-from reference.query.stopwords import DEFAULT_LIST, is_stopword
+from reference.query.stopwords import DEFAULT_LIST, is_filtered
 
 
 @dataclass(frozen=True)
@@ -29,13 +29,11 @@ def sanitise(
     aliases: Mapping[str, Sequence[str]] | None = None,
     stopword_list: str = DEFAULT_LIST,
 ) -> Sanitised:
-    """DSL-20: words minus stopwords (alias keys kept); DSL-21: terms or groups joined by OR.
+    """DSL-20: words minus stopwords and filler; DSL-21: alias-expanded terms joined by OR.
 
     `stopword_list` names the list of DSL-22.
     """
     table = validate_aliases(aliases)
-    kept = tuple(
-        w for w in text.words(query) if w in table or not is_stopword(w, stopword_list)
-    )
-    expression = join_tokens(expand_term(w, None, table) for w in kept)
+    kept = tuple(w for w in text.words(query) if not is_filtered(w, stopword_list))
+    expression = join_tokens(t for w in kept for t in expand_term(w, None, table))
     return Sanitised(kept, expression)

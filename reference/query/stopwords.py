@@ -20,6 +20,8 @@ LIST_FILES: dict[str, str] = {
     "hrc-1.0": "stopwords-hrc-1.0.json",
 }
 MAX_SHORT_LENGTH = 2
+#: DSL-9: lowercase operator words, natural-language filler in a bare query (the anchor).
+FILLER_WORDS = frozenset({"and", "or", "not"})
 
 
 def check_list(name: object) -> str:
@@ -47,6 +49,11 @@ def stopword_set(name: str = DEFAULT_LIST) -> frozenset[str]:
             raise SpecDataError(f"{filename}: {lang!r} must be a non-empty list of strings")
         words.update(items)
     return frozenset(words)
+
+
+def is_filtered(word: str, stopword_list: str = DEFAULT_LIST) -> bool:
+    """DSL-9, DSL-20: dropped by stopword filtering: a filler word or a stopword (DSL-10)."""
+    return word in FILLER_WORDS or is_stopword(word, stopword_list)
 
 
 def is_stopword(word: str, stopword_list: str = DEFAULT_LIST) -> bool:

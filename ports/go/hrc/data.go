@@ -91,6 +91,9 @@ func LoadData(dir string) error {
 			return err
 		}
 	}
+	if err := loadLadderStopwords(); err != nil {
+		return err
+	}
 	if err := loadTemporal(); err != nil {
 		return err
 	}
@@ -107,6 +110,26 @@ func LoadData(dir string) error {
 
 // profileDataLoaders load each registered profile's data files at start-up (PROTO-28).
 var profileDataLoaders []func() error
+
+// ladderStop is LADDER-8's stop-word set under `anchor`: the anchor's STOP_WORDS, verbatim.
+var ladderStop map[string]bool
+
+func loadLadderStopwords() error {
+	var f struct {
+		Words []string `json:"words"`
+	}
+	if err := readData("stopwords-ladder.json", &f); err != nil {
+		return err
+	}
+	if len(f.Words) == 0 {
+		return fmt.Errorf("stopwords-ladder.json: empty list")
+	}
+	ladderStop = map[string]bool{}
+	for _, w := range f.Words {
+		ladderStop[w] = true
+	}
+	return nil
+}
 
 func loadStopwords(name string) error {
 	var f struct {

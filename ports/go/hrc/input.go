@@ -107,6 +107,21 @@ func asInt(v any, what string, min int64) (int64, error) {
 	return i.Int64(), nil
 }
 
+// optIntOrDefault reads an integer whose value <= 0 means the default (RRF-1, PIPE-13); any
+// other value follows asInt (RRF-15, PIPE-1).
+func optIntOrDefault(m map[string]any, key string, def int64) (int64, error) {
+	v, ok := present(m, key)
+	if !ok {
+		return def, nil
+	}
+	if n, isNum := v.(json.Number); isNum {
+		if r, ok := new(big.Rat).SetString(string(n)); ok && r.Sign() <= 0 {
+			return def, nil
+		}
+	}
+	return asInt(v, key, 1)
+}
+
 func optInt(m map[string]any, key string, def, min int64) (int64, error) {
 	v, ok := present(m, key)
 	if !ok {

@@ -111,4 +111,4 @@ func Marshal(v any) ([]byte, error) {
 // Capabilities lists the optional features this port implements in full.
 func Capabilities() []string { return capabilities }
 
-var capabilities = []string{"rrf-weights", "canonical-fts5", "stopwords:hrc-1.0", "intent-table:hrc-1.0", "graph-leg"}
+var capabilities = []string{"rrf-weights", "canonical-fts5", "stopwords:hrc-1.0", "intent-table:hrc-1.0", "graph-leg", "bm25-fanout"}

@@ -76,7 +76,7 @@ func opTrigramSearch(in map[string]any) (map[string]any, error) {
 	if err != nil {
 		return nil, err
 	}
-	k, err := optInt(in, "candidateK", 60, 1)
+	k, err := optIntOrDefault(in, "candidateK", 60) // TRI-7
 	if err != nil {
 		return nil, err
 	}
@@ -258,7 +258,7 @@ func opRerank(in map[string]any) (map[string]any, error) {
 		}
 		ids = append(ids, c.ID)
 	}
-	topN, err := optInt(in, "rerankTopN", 20, 1)
+	topN, err := optIntOrDefault(in, "rerankTopN", 20) // RERANK-1
 	if err != nil {
 		return nil, err
 	}

@@ -3,6 +3,7 @@ package hrc
 // The query DSL of spec/query-dsl.md (DSL-1..DSL-22) and the strongest term (LADDER-8).
 
 import (
+	"reflect"
 	"sort"
 	"strings"
 )
@@ -14,11 +15,10 @@ type Token struct {
 	Kind     string
 	Text     string
 	Operator string // "" means null
-	Members  []Member
 }
 
-// Member is one alternative of a group token (DSL-14).
-type Member struct{ Kind, Text string }
+// alt is one alias alternative as a token kind and text (DSL-14).
+type alt struct{ Kind, Text string }
 
 // Aliases is a folded alias table (DSL-12) with keys in input order.
 type Aliases struct {
@@ -44,6 +44,11 @@ func stopList(m map[string]any, key string) (map[string]bool, error) {
 // IsStopword is DSL-10.
 func IsStopword(w string, list map[string]bool) bool {
 	return CPLen(w) <= 2 || list[w]
+}
+
+// IsFiltered is DSL-9 and DSL-20: a lowercase operator word (filler, the anchor) or a stopword.
+func IsFiltered(w string, list map[string]bool) bool {
+	return w == "and" || w == "or" || w == "not" || IsStopword(w, list)
 }
 
 // ParseAliases validates and folds an alias table (DSL-12). The raw object keeps its key
@@ -171,12 +176,18 @@ func Parse(query string, aliases *Aliases, stop map[string]bool) (string, bool, 
 			continue
 		}
 		text := Lower(stripped)
+		if !ops && IsFiltered(text, stop) { // DSL-9: terms and prefixes, before aliases
+			continue
+		}
 		if kind == "term" {
 			if alts, ok := aliases.alts[text]; ok {
-				emit(groupToken(text, alts))
-				continue
-			}
-			if !ops && IsStopword(text, stop) {
+				for i, t := range expandTerm(text, alts) {
+					if i == 0 {
+						emit(t)
+					} else {
+						tokens = append(tokens, t)
+					}
+				}
 				continue
 			}
 		}
@@ -185,30 +196,32 @@ func Parse(query string, aliases *Aliases, stop map[string]bool) (string, bool, 
 	return n, ops, tokens
 }
 
-// groupToken is DSL-14.
-func groupToken(text string, alts []string) Token {
-	members := []Member{{"term", text}}
-	seen := map[Member]bool{members[0]: true}
+// expandTerm is DSL-14: the term replaced by its alternatives in table order, deduplicated
+// by (kind, text); the term itself when no alternative has a word. The caller gives the
+// first token the term's operator.
+func expandTerm(text string, alts []string) []Token {
+	var out []Token
+	seen := map[alt]bool{}
 	for _, a := range alts {
 		w := Words(a)
-		var m Member
+		var m alt
 		switch len(w) {
 		case 0:
 			continue
 		case 1:
-			m = Member{"term", w[0]}
+			m = alt{"term", w[0]}
 		default:
-			m = Member{"phrase", strings.Join(w, " ")}
+			m = alt{"phrase", strings.Join(w, " ")}
 		}
 		if !seen[m] {
 			seen[m] = true
-			members = append(members, m)
+			out = append(out, Token{Kind: m.Kind, Text: m.Text})
 		}
 	}
-	if len(members) == 1 {
-		return Token{Kind: "term", Text: text}
+	if len(out) == 0 {
+		return []Token{{Kind: "term", Text: text}}
 	}
-	return Token{Kind: "group", Text: text, Members: members}
+	return out
 }
 
 // Quote is the canonical FTS5 string (DSL-16).
@@ -218,12 +231,6 @@ func render(t Token) string {
 	switch t.Kind {
 	case "prefix":
 		return Quote(t.Text) + "*"
-	case "group":
-		parts := make([]string, len(t.Members))
-		for i, m := range t.Members {
-			parts[i] = Quote(m.Text)
-		}
-		return "(" + strings.Join(parts, " OR ") + ")"
 	}
 	return Quote(t.Text)
 }
@@ -249,13 +256,12 @@ func Sanitise(query string, aliases *Aliases, stop map[string]bool) ([]string, s
 	tokens := []string{}
 	var toks []Token
 	for _, w := range Words(query) {
-		_, isKey := aliases.alts[w]
-		if !isKey && IsStopword(w, stop) {
+		if IsFiltered(w, stop) { // DSL-20 before DSL-21's expansion
 			continue
 		}
 		tokens = append(tokens, w)
-		if isKey {
-			toks = append(toks, groupToken(w, aliases.alts[w]))
+		if alts, isKey := aliases.alts[w]; isKey {
+			toks = append(toks, expandTerm(w, alts)...)
 		} else {
 			toks = append(toks, Token{Kind: "term", Text: w})
 		}
@@ -277,16 +283,19 @@ func Strongest(words []string, stop map[string]bool) string {
 	return best
 }
 
-// StrongestTerm is LADDER-9: over term and prefix tokens of parse(query) without aliases.
-func StrongestTerm(query string, stop map[string]bool) string {
-	_, _, toks := Parse(query, &Aliases{alts: map[string][]string{}}, stop)
-	var words []string
-	for _, t := range toks {
-		if t.Kind == "term" || t.Kind == "prefix" {
-			words = append(words, t.Text)
-		}
+// ladderStopFor is LADDER-8's stop-word set for a DSL list: under `anchor` the ladder's own
+// set (the anchor's STOP_WORDS), under `hrc-1.0` that list itself.
+func ladderStopFor(stop map[string]bool) map[string]bool {
+	if anchor := stopLists["anchor"]; stop != nil && anchor != nil &&
+		reflect.ValueOf(stop).Pointer() == reflect.ValueOf(anchor).Pointer() {
+		return ladderStop
 	}
-	return Strongest(words, stop)
+	return stop
+}
+
+// StrongestTerm is LADDER-9: over the query's sanitised words (TEXT-7).
+func StrongestTerm(query string, stop map[string]bool) string {
+	return Strongest(Words(query), ladderStopFor(stop))
 }
 
 func tokenJSON(t Token) map[string]any {
@@ -294,13 +303,5 @@ func tokenJSON(t Token) map[string]any {
 	if t.Operator != "" {
 		op = t.Operator
 	}
-	m := map[string]any{"kind": t.Kind, "text": t.Text, "operator": op}
-	if t.Kind == "group" {
-		ms := make([]any, len(t.Members))
-		for i, x := range t.Members {
-			ms[i] = map[string]any{"kind": x.Kind, "text": x.Text}
-		}
-		m["members"] = ms
-	}
-	return m
+	return map[string]any{"kind": t.Kind, "text": t.Text, "operator": op}
 }

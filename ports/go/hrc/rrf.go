@@ -27,30 +27,19 @@ type Fused struct {
 	Exact *big.Rat
 }
 
-type occ struct {
-	rank int
-	val  string
-}
-
-// better reports whether an occurrence beats the current one under RRF-10.
-func better(rank int, val string, cur *occ) bool {
-	if val == "" {
-		return false
-	}
-	if cur == nil {
-		return true
-	}
-	return rank < cur.rank || (rank == cur.rank && val < cur.val)
-}
-
-// RRF fuses the lists (RRF-2..RRF-10).
+// RRF fuses the lists (RRF-2..RRF-14): every occurrence adds w/(k+r+1) (RRF-4), the first
+// sighting seeds title, summary, content and metadata and later ones fill blanks (RRF-10,
+// RRF-14), the path is the best-ranked non-empty one (RRF-13), and the order is the emitted
+// float descending, then path, then id (RRF-6, RRF-8, RRF-12). Exact is the emitted float's
+// exact value, which later stages order by (INTENT-9).
 func RRF(lists []RankedList, k int64) []*Fused {
 	type acc struct {
-		contribs []float64
-		exact    *big.Rat
-		fields   [4]*occ
-		meta     map[string]*occ
-		seen     bool
+		contribs  []float64
+		texts     [3]string // title, summary, content
+		meta      map[string]string
+		path      string
+		pathRank  int
+		pathFound bool
 	}
 	accs := map[string]*acc{}
 	var order []string
@@ -58,35 +47,32 @@ func RRF(lists []RankedList, k int64) []*Fused {
 		if l.Weight == 0 {
 			continue
 		}
-		wExact := new(big.Rat).SetFloat64(l.Weight)
-		seen := map[string]bool{}
 		for r, it := range l.Items {
-			if seen[it.ID] {
-				continue
-			}
-			seen[it.ID] = true
 			a := accs[it.ID]
+			vals := [3]string{it.Title, it.Summary, it.Content}
 			if a == nil {
-				a = &acc{exact: new(big.Rat), meta: map[string]*occ{}}
+				a = &acc{texts: vals, meta: map[string]string{}}
+				for mk, mv := range it.Metadata {
+					a.meta[mk] = mv
+				}
 				accs[it.ID] = a
 				order = append(order, it.ID)
-			}
-			den := k + int64(r) + 1
-			a.contribs = append(a.contribs, l.Weight/float64(den))
-			a.exact.Add(a.exact, new(big.Rat).Mul(wExact, new(big.Rat).SetFrac64(1, den)))
-			for i, v := range []string{it.Path, it.Title, it.Summary, it.Content} {
-				if better(r, v, a.fields[i]) {
-					a.fields[i] = &occ{r, v}
+			} else {
+				for i, v := range vals {
+					if a.texts[i] == "" {
+						a.texts[i] = v
+					}
+				}
+				for mk, mv := range it.Metadata {
+					if cur, ok := a.meta[mk]; !ok || cur == "" {
+						a.meta[mk] = mv
+					}
 				}
 			}
-			for mk, mv := range it.Metadata {
-				cur, ok := a.meta[mk]
-				if !ok {
-					a.meta[mk] = &occ{r, mv}
-				} else if mv != "" && (cur.val == "" || r < cur.rank || (r == cur.rank && mv < cur.val)) {
-					a.meta[mk] = &occ{r, mv}
-				}
+			if it.Path != "" && (!a.pathFound || r < a.pathRank || (r == a.pathRank && it.Path < a.path)) {
+				a.path, a.pathRank, a.pathFound = it.Path, r, true
 			}
+			a.contribs = append(a.contribs, l.Weight/float64(k+int64(r)+1))
 		}
 	}
 	out := make([]*Fused, 0, len(order))
@@ -98,24 +84,16 @@ func RRF(lists []RankedList, k int64) []*Fused {
 		for _, c := range cs {
 			sum += c
 		}
-		f := &Fused{Score: sum, Exact: a.exact}
+		f := &Fused{Score: sum, Exact: new(big.Rat).SetFloat64(sum)}
 		f.ID = id
-		vals := [4]string{}
-		for i, o := range a.fields {
-			if o != nil {
-				vals[i] = o.val
-			}
-		}
-		f.Path, f.Title, f.Summary, f.Content = vals[0], vals[1], vals[2], vals[3]
-		f.Metadata = map[string]string{}
-		for mk, o := range a.meta {
-			f.Metadata[mk] = o.val
-		}
+		f.Path = a.path
+		f.Title, f.Summary, f.Content = a.texts[0], a.texts[1], a.texts[2]
+		f.Metadata = a.meta
 		out = append(out, f)
 	}
 	sort.SliceStable(out, func(i, j int) bool {
-		if c := out[i].Exact.Cmp(out[j].Exact); c != 0 {
-			return c > 0
+		if out[i].Score != out[j].Score {
+			return out[i].Score > out[j].Score
 		}
 		if out[i].Path != out[j].Path {
 			return out[i].Path < out[j].Path

@@ -20,8 +20,8 @@ func isWhite(r rune) bool {
 	return false
 }
 
-func isDeleted(r rune) bool { // TEXT-1
-	return r == 0x200B || r == 0x200C || r == 0x200D || r == 0x2060 || r == 0xFEFF
+func isDeleted(r rune) bool { // TEXT-1 (the anchor's set)
+	return r == 0x200B || r == 0x200C || r == 0x200D || r == 0xFEFF
 }
 
 func isControl(r rune) bool { // TEXT-2
@@ -33,10 +33,10 @@ func splitWhite(s string) []string {
 	return strings.FieldsFunc(s, isWhite)
 }
 
-// Normalise applies TEXT-1..TEXT-4.
+// Normalise applies TEXT-3 (NFC) first, then TEXT-1, TEXT-2 and TEXT-4.
 func Normalise(s string) string {
 	var b strings.Builder
-	for _, r := range s {
+	for _, r := range norm.NFC.String(s) {
 		if isDeleted(r) {
 			continue
 		}
@@ -45,8 +45,7 @@ func Normalise(s string) string {
 		}
 		b.WriteRune(r)
 	}
-	n := norm.NFC.String(b.String())
-	return strings.Join(splitWhite(n), " ")
+	return strings.Join(splitWhite(b.String()), " ")
 }
 
 // Fold is the normalised form lowercased (TEXT-5).

@@ -108,7 +108,7 @@ func TestNoConstantFolding(t *testing.T) { // INTENT-7, TEXT-11
 	}
 }
 
-func TestRRFExactTie(t *testing.T) { // RRF-6 worked example: exact 1/24 tie, floats differ
+func TestRRFExactTie(t *testing.T) { // RRF-6 worked example: exact 1/24 tie, floats differ, larger float first
 	mk := func(pos map[int]string) []Candidate {
 		var out []Candidate
 		for r := 0; r < 28; r++ {
@@ -142,7 +142,7 @@ func TestRRFExactTie(t *testing.T) { // RRF-6 worked example: exact 1/24 tie, fl
 			b, ib = f, i
 		}
 	}
-	if a.Exact.Cmp(b.Exact) != 0 || a.Score == b.Score || !(b.Score > a.Score) || ia > ib {
+	if a.Score == b.Score || !(b.Score > a.Score) || ib > ia {
 		t.Fatalf("a %v (%d) b %v (%d)", a.Score, ia, b.Score, ib)
 	}
 }
@@ -220,5 +220,42 @@ func TestSQLiteFTS5Tokenizer(t *testing.T) { // BACKEND-1, BACKEND-2 on modernc.
 	}
 	if _, err := idx.Search(`"a" AND NOT "b"`, 10); err == nil {
 		t.Fatal("AND NOT must be an FTS5 syntax error (DSL-17)")
+	}
+}
+
+func TestRRFRepeatsFillAndPath(t *testing.T) { // RRF-4, RRF-10, RRF-13
+	l := []Candidate{{ID: "x", Path: "x.md"}, {ID: "x", Path: "x.md", Title: "Later"}, {ID: "y", Path: "y.md"}}
+	fused := RRF([]RankedList{{"", 1, l}}, 60)
+	one := 1.0 // run-time binary64 arithmetic, not an exact constant (TEXT-11)
+	if fused[0].ID != "x" || fused[0].Score != one/61+one/62 || fused[0].Title != "Later" || fused[1].Score != 1.0/63 {
+		t.Fatalf("repeats: %+v %+v", fused[0], fused[1])
+	}
+	p1 := []Candidate{{ID: "m", Path: "m.md"}, {ID: "c", Path: "z-old.md", Title: "First"}}
+	p2 := []Candidate{{ID: "c", Path: "a-new.md", Title: "Second"}}
+	for _, order := range [][]RankedList{{{"", 1, p1}, {"", 1, p2}}, {{"", 1, p2}, {"", 1, p1}}} {
+		if got := RRF(order, 60)[0]; got.Path != "a-new.md" {
+			t.Fatalf("path %q", got.Path)
+		}
+	}
+	if got := RRF([]RankedList{{"", 1, p1}, {"", 1, p2}}, 60)[0].Title; got != "First" {
+		t.Fatalf("one-way fill: %q", got)
+	}
+}
+
+func TestUnanimityPositional(t *testing.T) { // UNAN-2..UNAN-5
+	cases := []struct {
+		a, b  []string
+		n     int
+		fired bool
+	}{
+		{[]string{"A", "B", "C"}, []string{"B", "A", "C"}, 1, false},
+		{[]string{"A", "B", "C"}, []string{"A", "B", "X"}, 2, true},
+		{[]string{"A", "B"}, []string{"A", "B", "C"}, 0, false},
+		{[]string{"A", "A", "B"}, []string{"A", "A", "C"}, 2, true},
+	}
+	for _, c := range cases {
+		if n, f := Unanimity(c.a, c.b); n != c.n || f != c.fired {
+			t.Fatalf("%v %v: %d %v", c.a, c.b, n, f)
+		}
 	}
 }

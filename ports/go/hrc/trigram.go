@@ -104,24 +104,17 @@ func TrigramSearch(tokens []string, chunks []Candidate, limit int64) []TriHit {
 	return hits
 }
 
-// Unanimity is UNAN-2..UNAN-5.
+// Unanimity is UNAN-2..UNAN-5: equal ids at the positions 0..2; a leg with fewer than three
+// entries is not compared.
 func Unanimity(bm25, vector []string) (int, bool) {
-	top := func(l []string) map[string]bool {
-		s := map[string]bool{}
-		for i, x := range l {
-			if i >= 3 {
-				break
-			}
-			s[x] = true
-		}
-		return s
+	if len(bm25) < 3 || len(vector) < 3 {
+		return 0, false
 	}
-	a, b := top(bm25), top(vector)
 	n := 0
-	for x := range a {
-		if b[x] {
+	for i := 0; i < 3; i++ {
+		if bm25[i] == vector[i] {
 			n++
 		}
 	}
-	return n, len(bm25) >= 3 && len(vector) >= 3 && n >= 2
+	return n, n >= 2
 }

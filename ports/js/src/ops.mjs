@@ -14,6 +14,8 @@ import { normalise, fold, words, cpLength, sortStrings } from './text.mjs';
 import { parse, parseAliases, compileTokens, sanitise } from './query.mjs';
 import { isStopword, stopwordListName } from './stopwords.mjs';
 import { strongestTerm } from './strongest.mjs';
+import { planTexts } from './fanout.mjs';
+import { rerankText } from './reranktext.mjs';
 import { fuse, validateK, validateWeight } from './rrf.mjs';
 import { trigrams, jaccard, trigramSearch } from './trigram.mjs';
 import { patterns, detect, reweight, checkTableName } from './intent.mjs';
@@ -85,6 +87,17 @@ export const OPS = {
   strongest_term(input) {
     return { term: strongestTerm(requireString(input.query, 'query'), stopwordListName(input.stopwordList)) };
   },
+  // RERANK-13..15: what a reranker is shown
+  rerank_text(input) {
+    const field = (name) => (input[name] == null ? '' : requireString(input[name], name));
+    return { text: rerankText(field('title'), field('summary'), field('content')) };
+  },
+  // FANOUT-13: the first-pass query texts
+  fanout_texts(input) {
+    const query = requireString(input.query, 'query');
+    const base = input.base == null ? query : requireString(input.base, 'base');
+    return { texts: planTexts(query, base) };
+  },
   rrf(input) {
     requireArray(input.lists, 'lists');
     const k = validateK(input.k);
@@ -108,7 +121,9 @@ export const OPS = {
     const tokens = requireStringList(input.tokens, 'tokens');
     requireArray(input.chunks, 'chunks');
     const chunks = input.chunks.map((c, i) => chunk(c, `chunks[${i}]`));
-    const k = input.candidateK == null ? 60 : wholeNumber(input.candidateK, 'candidateK'); // OP-4, OP-5
+    const k = input.candidateK == null || (typeof input.candidateK === 'number' && input.candidateK <= 0)
+      ? 60 // OP-5; TRI-7: <= 0 is the default
+      : wholeNumber(input.candidateK, 'candidateK'); // OP-4
     const hits = trigramSearch(tokens, chunks, k);
     return {
       hits: hits.map((h) => ({ id: h.chunk.id, path: h.chunk.path, intersection: h.intersection, union: h.union })),
@@ -149,7 +164,9 @@ export const OPS = {
     requireArray(input.fused, 'fused');
     const items = input.fused.map((r, i) => fusedItem(r, `fused[${i}]`));
     uniqueIds(items, 'fused');
-    const topN = input.rerankTopN == null ? 20 : wholeNumber(input.rerankTopN, 'rerankTopN'); // OP-4, OP-5
+    const topN = input.rerankTopN == null || (typeof input.rerankTopN === 'number' && input.rerankTopN <= 0)
+      ? 20 // OP-5; RERANK-1: <= 0 is the default
+      : wholeNumber(input.rerankTopN, 'rerankTopN'); // OP-4
     if (input.reranker == null) throw invalid('reranker is required');
     // RERANK-12: the op's reranker needs its name (BACKEND-39's default applies to `search` only).
     const r = scriptedReranker(input.reranker, 'reranker', { defaultName: null });
@@ -160,9 +177,13 @@ export const OPS = {
     };
   },
   search(input) {
-    const backends = scriptedBackends(input.backends);
-    if (input.request == null) throw invalid('request is required');
-    return search(input.request, backends);
+    const backends = scriptedBackends(input.backends, corpusModule ? corpusModule.FtsIndex : null);
+    try {
+      if (input.request == null) throw invalid('request is required');
+      return search(input.request, backends);
+    } finally {
+      backends.close();
+    }
   },
   ...BACKEND_OPS,
 };
@@ -174,6 +195,7 @@ export const BASE_CAPABILITIES = [
   'intent-table:hrc-1.0',
   'stopwords:hrc-1.0',
   'canonical-fts5',
+  'bm25-fanout', // spec/fanout.md
 ];
 
 // What node-sqlite3-wasm with FTS5 adds: operations and the capability sqlite-fts5.

@@ -1,7 +1,7 @@
 // The query DSL (spec/query-dsl.md, DSL-1..DSL-21).
 import { invalid } from './errors.mjs';
 import { normalise, fold, lower, words, splitWhiteSpace, codePoints } from './text.mjs';
-import { isStopword, DEFAULT_STOPWORD_LIST } from './stopwords.mjs';
+import { isFiltered, DEFAULT_STOPWORD_LIST } from './stopwords.mjs';
 
 const OPERATORS = new Set(['AND', 'OR', 'NOT']);
 // DSL-7: the 31-character ASCII strip set.
@@ -33,12 +33,12 @@ export function hasOperators(normalised) {
   return normalised.split(' ').some((f) => OPERATORS.has(f));
 }
 
-// DSL-14: alias expansion of a term token.
+// DSL-14: a term token replaced by its alternatives (the anchor), its operator on the first.
 function expand(token, table) {
   const alts = table.get(token.text);
-  if (alts === undefined) return token;
-  const members = [{ kind: 'term', text: token.text }];
-  const seen = new Set([`term\u0000${token.text}`]);
+  if (alts === undefined) return [token];
+  const out = [];
+  const seen = new Set();
   for (const alt of alts) {
     const ws = words(alt);
     if (ws.length === 0) continue;
@@ -46,10 +46,9 @@ function expand(token, table) {
     const key = `${m.kind}\u0000${m.text}`;
     if (seen.has(key)) continue;
     seen.add(key);
-    members.push(m);
+    out.push({ ...m, operator: out.length === 0 ? token.operator : null });
   }
-  if (members.length === 1) return token;
-  return { kind: 'group', text: token.text, operator: token.operator, members };
+  return out.length === 0 ? [token] : out;
 }
 
 // DSL-1..DSL-9, DSL-13..DSL-15.
@@ -98,13 +97,10 @@ export function parse(query, aliasTable = new Map(), stopwordList = DEFAULT_STOP
     emit(kind, lower(stripped));
   }
   let out = tokens;
-  // DSL-13: alias lookup before stopword filtering.
-  out = out.map((t) => (t.kind === 'term' ? expand(t, aliasTable) : t));
-  // DSL-9
-  if (!ops) {
-    // a term whose text is an alias key is never dropped, even when it stayed a plain term (DSL-13)
-    out = out.filter((t) => !(t.kind === 'term' && !aliasTable.has(t.text) && isStopword(t.text, stopwordList)));
-  }
+  // DSL-9: terms and prefixes are filtered (lowercase and/or/not are filler), before aliases
+  if (!ops) out = out.filter((t) => !(t.kind !== 'phrase' && isFiltered(t.text, stopwordList)));
+  // DSL-13, DSL-14: after filtering, each term that is a key is replaced by its alternatives
+  out = out.flatMap((t) => (t.kind === 'term' ? expand(t, aliasTable) : [t]));
   return { normalised, hasOperators: ops, tokens: out };
 }
 
@@ -120,8 +116,6 @@ function render(token) {
       return ftsQuote(token.text);
     case 'prefix':
       return `${ftsQuote(token.text)}*`;
-    case 'group':
-      return `(${token.members.map(render).join(' OR ')})`;
     default:
       throw new Error(`unknown token kind ${token.kind}`);
   }
@@ -143,9 +137,10 @@ export function compile(query, aliasTable = new Map(), stopwordList = DEFAULT_ST
 
 // DSL-20, DSL-21
 export function sanitise(query, aliasTable = new Map(), stopwordList = DEFAULT_STOPWORD_LIST) {
-  const tokens = words(query).filter((w) => aliasTable.has(w) || !isStopword(w, stopwordList));
+  const tokens = words(query).filter((w) => !isFiltered(w, stopwordList));
   const expression = tokens
-    .map((w) => render(expand({ kind: 'term', text: w, operator: null }, aliasTable)))
+    .flatMap((w) => expand({ kind: 'term', text: w, operator: null }, aliasTable))
+    .map(render)
     .join(' OR ');
   return { tokens, expression };
 }

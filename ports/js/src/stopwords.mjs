@@ -33,6 +33,14 @@ export function stopwordListName(value, field = 'stopwordList') {
   return value;
 }
 
+// DSL-9: lowercase operator words are filler in a bare query (the anchor).
+const FILLER = new Set(['and', 'or', 'not']);
+
+// DSL-9, DSL-20: dropped by stopword filtering: a filler word or a stopword.
+export function isFiltered(word, list = DEFAULT_STOPWORD_LIST) {
+  return FILLER.has(word) || isStopword(word, list);
+}
+
 // The word is compared as given, without folding.
 export function isStopword(word, list = DEFAULT_STOPWORD_LIST) {
   return cpLength(word) <= 2 || stopSet(list).has(word);

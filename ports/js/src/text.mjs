@@ -1,7 +1,7 @@
 // TEXT-1..TEXT-10 (spec/portability.md). Everything iterates code points, never UTF-16 units.
 import { loadSpecData } from './data.mjs';
 
-const ZERO_WIDTH = new Set([0x200b, 0x200c, 0x200d, 0x2060, 0xfeff]); // TEXT-1
+const ZERO_WIDTH = new Set([0x200b, 0x200c, 0x200d, 0xfeff]); // TEXT-1 (the anchor's set)
 
 // TEXT-4: exactly the 25 White_Space code points.
 export function isWhiteSpace(cp) {
@@ -67,16 +67,15 @@ export function splitWhiteSpace(text) {
   return out;
 }
 
-// TEXT-1..TEXT-4: the normalised form.
+// The normalised form: TEXT-3 (NFC) first, then TEXT-1, TEXT-2, TEXT-4.
 export function normalise(text) {
   let s = '';
-  for (const ch of text) {
+  for (const ch of text.normalize('NFC')) {
     const cp = ch.codePointAt(0);
     if (ZERO_WIDTH.has(cp)) continue; // TEXT-1
     if (isControl(cp) && !isWhiteSpace(cp)) s += ' '; // TEXT-2
     else s += ch;
   }
-  s = s.normalize('NFC'); // TEXT-3
   return splitWhiteSpace(s).join(' '); // TEXT-4
 }
 

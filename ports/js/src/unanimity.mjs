@@ -1,9 +1,8 @@
-// The unanimity shortcut (spec/unanimity.md, UNAN-1..UNAN-6).
+// The unanimity shortcut (spec/unanimity.md, UNAN-1..UNAN-7): the anchor's positional count.
 export function unanimity(bm25Ids, vectorIds) {
-  const a = new Set(bm25Ids.slice(0, 3));
-  const b = new Set(vectorIds.slice(0, 3));
+  // UNAN-4: a leg with fewer than three entries is not compared.
+  if (bm25Ids.length < 3 || vectorIds.length < 3) return { agreements: 0, fired: false };
   let agreements = 0;
-  for (const id of a) if (b.has(id)) agreements++;
-  const fired = bm25Ids.length >= 3 && vectorIds.length >= 3 && agreements >= 2;
-  return { agreements, fired };
+  for (let i = 0; i < 3; i++) if (bm25Ids[i] === vectorIds[i]) agreements++; // UNAN-2, UNAN-5
+  return { agreements, fired: agreements >= 2 }; // UNAN-3
 }

@@ -18,7 +18,7 @@ test('hello, run, error and bye', () => {
   const { status, out } = session([
     '{"type":"hello","protocol":1}',
     '{"type":"run","seq":1,"case":"a/b/c","op":"length","input":{"text":"\\ud835\\udc1c"}}',
-    '{"type":"run","seq":2,"case":"a/b/d","op":"rrf","input":{"lists":[],"k":0}}',
+    '{"type":"run","seq":2,"case":"a/b/d","op":"rrf","input":{"lists":[],"k":1.5}}',
     '{"type":"run","seq":3,"case":"a/b/e","op":"no_such_op","input":{}}',
     '{"type":"bye"}',
   ]);

@@ -15,10 +15,10 @@ test('the kubernets ladder walk (LADDER worked example)', () => {
     trace.bm25.attempts.map((a) => [a.rung, a.expression, a.searched, a.hits, a.skip]),
     [
       ['initial', '"kubernets"', true, 0, null],
-      ['strongest_term', '"kubernets"', false, 0, 'duplicate'],
+      // strongest_term equals the whole folded query: not emitted (LADDER-9)
       ['force-refresh', '', false, 0, 'no_op'],
-      ['refreshed_sanitised', '"kubernets"', false, 0, 'duplicate'],
-      ['refreshed_strongest', '"kubernets"', false, 0, 'duplicate'],
+      ['refreshed_sanitised', '"kubernets"', true, 0, null],
+      ['refreshed_strongest', '"kubernets"', true, 0, null],
       ['trigram_fuzzy', 'kubernets', true, 1, null],
     ],
   );
@@ -41,9 +41,18 @@ test('hybrid worked example (PIPE)', () => {
 
 test('request validation (PIPE-1, PIPE-2)', () => {
   const b = scriptedBackends({});
-  for (const bad of [{ query: '\u200b ' }, { query: 'x', topK: 0 }, { query: 'x', top_k: 3 }, { query: 'x', mode: 'fast' }, { query: 'x', weights: { bm25: -1 } }]) {
+  for (const bad of [{ query: '\u200b ' }, { query: 'x', topK: 0.5 }, { query: 'x', top_k: 3 }, { query: 'x', mode: 'fast' }, { query: 'x', weights: { bm25: -1 } }]) {
     assert.throws(() => search(bad, b), { kind: 'invalid_input' }, JSON.stringify(bad));
   }
+});
+
+test('integers <= 0 take their defaults (PIPE-13)', () => {
+  const b = scriptedBackends({});
+  const { trace } = search({ query: 'x', topK: 0, candidateK: -5, rerankTopN: -0.5, rrfK: 0 }, b);
+  assert.deepEqual(
+    [trace.request.topK, trace.request.candidateK, trace.request.rerankTopN, trace.request.rrfK],
+    [10, 60, 20, 60],
+  );
 });
 
 test('a leg of weight 0 makes no backend call and has no vote (PIPE-8, UNAN-6)', () => {

@@ -30,9 +30,11 @@ test('non-finite scores fail the whole response', () => {
   assert.deepEqual(out.report.error, { kind: 'reranker_error', message: 'non-finite score' });
 });
 
-test('unanimity is a set overlap of the top threes', () => {
-  assert.deepEqual(unanimity(['A', 'B', 'C'], ['B', 'A', 'C']), { agreements: 3, fired: true });
-  assert.deepEqual(unanimity(['A', 'B'], ['A', 'B', 'C']), { agreements: 2, fired: false });
-  assert.deepEqual(unanimity(['A', 'B', 'C', 'D'], ['X', 'Y', 'Z', 'A']), { agreements: 0, fired: false });
-  assert.deepEqual(unanimity(['A', 'A', 'B'], ['A', 'B', 'C']), { agreements: 2, fired: true });
+test('unanimity counts equal positions of the top threes (UNAN-2..UNAN-5)', () => {
+  assert.deepEqual(unanimity(['A', 'B', 'C'], ['B', 'A', 'C']), { agreements: 1, fired: false });
+  assert.deepEqual(unanimity(['A', 'B', 'C'], ['A', 'B', 'X']), { agreements: 2, fired: true });
+  assert.deepEqual(unanimity(['A', 'B'], ['A', 'B', 'C']), { agreements: 0, fired: false });
+  assert.deepEqual(unanimity(['A', 'B', 'C', 'D'], ['X', 'Y', 'Z', 'D']), { agreements: 0, fired: false });
+  assert.deepEqual(unanimity(['A', 'A', 'B'], ['A', 'B', 'C']), { agreements: 1, fired: false });
+  assert.deepEqual(unanimity(['A', 'A', 'B'], ['A', 'A', 'C']), { agreements: 2, fired: true });
 });

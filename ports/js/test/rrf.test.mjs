@@ -27,7 +27,7 @@ test('the summation trap: every list order gives the same bits and order', () =>
   }
 });
 
-test('exact tie with different floats is ordered by path', () => {
+test('exact tie with different floats is ordered by the emitted float (RRF-6)', () => {
   const pad = (n) => Array.from({ length: n }, (_, i) => `p${n}-${i}`);
   const lists = [
     list([...pad(5), 'b', ...pad(5).map((x) => `${x}x`), 'a']),
@@ -35,9 +35,9 @@ test('exact tie with different floats is ordered by path', () => {
     list([...Array.from({ length: 11 }, (_, i) => `q${i}`), 'a', ...Array.from({ length: 15 }, (_, i) => `r${i}`), 'b']),
   ];
   const out = fuse(lists, 60).filter((x) => x.id === 'a' || x.id === 'b');
-  assert.deepEqual(out.map((x) => x.id), ['a', 'b']);
-  assert.equal(out[0].score, 0.041666666666666664);
-  assert.equal(out[1].score, 0.04166666666666667);
+  assert.deepEqual(out.map((x) => x.id), ['b', 'a']);
+  assert.equal(out[0].score, 0.04166666666666667);
+  assert.equal(out[1].score, 0.041666666666666664);
 });
 
 test('weights, weight 0 and merge', () => {
@@ -49,5 +49,16 @@ test('weights, weight 0 and merge', () => {
   assert.equal(fuse([l1, l2], 60).find((x) => x.id === 'c').title, 'Kept');
   const m1 = { name: '', weight: 1, items: [{ ...item('c'), title: 'beta' }] };
   const m2 = { name: '', weight: 1, items: [{ ...item('c'), title: 'alpha' }] };
-  assert.equal(fuse([m1, m2], 60)[0].title, 'alpha');
+  assert.equal(fuse([m1, m2], 60)[0].title, 'beta'); // RRF-10: the first list seeds
+  assert.equal(fuse([m2, m1], 60)[0].title, 'alpha');
+});
+
+test('repeats count per occurrence and fill blanks; paths from the best rank (RRF-4, RRF-13)', () => {
+  const rep = { name: '', weight: 1, items: [item('x'), { ...item('x'), title: 'Later' }, item('y')] };
+  const out = fuse([rep], 60);
+  assert.deepEqual(out.map((x) => [x.id, x.score, x.title]), [['x', 1 / 61 + 1 / 62, 'Later'], ['y', 1 / 63, '']]);
+  const p1 = { name: '', weight: 1, items: [item('m'), { ...item('c'), path: 'z-old.md' }] };
+  const p2 = { name: '', weight: 1, items: [{ ...item('c'), path: 'a-new.md' }] };
+  assert.equal(fuse([p1, p2], 60)[0].path, 'a-new.md');
+  assert.equal(fuse([p2, p1], 60)[0].path, 'a-new.md');
 });
