@@ -32,6 +32,16 @@ STDERR_TAIL_LINES = 20
 #: Longest answer line whose decoded form a report keeps in full (PROTO-39).
 KEEP_LINE_BYTES = 64 * 1024
 _STDERR_LINE_CHARS = 2000
+#: Bytes kept of a stderr line: enough for _STDERR_LINE_CHARS characters of up to 4 bytes.
+_STDERR_LINE_BYTES = 4 * _STDERR_LINE_CHARS
+
+
+def _stderr_text(raw: bytes) -> str:
+    """A kept stderr line as shown: decoded (bad bytes replaced), cut to _STDERR_LINE_CHARS."""
+    text = raw.decode("utf-8", errors="replace").rstrip("\r\n")
+    if len(raw) > _STDERR_LINE_BYTES or len(text) > _STDERR_LINE_CHARS:
+        text = text[:_STDERR_LINE_CHARS] + "…"
+    return text
 #: How often a reader thread wakes to see whether it was told to stop (seconds).
 _POLL = 0.1
 #: After the adapter process exits, how long its stdout may stay open before the case is
@@ -85,7 +95,8 @@ class AdapterProcess:
         self._proc: subprocess.Popen[bytes] | None = None
         self._events: queue.Queue[tuple[str, bytes]] = queue.Queue()
         self._outbox: queue.Queue[bytes | None] = queue.Queue()
-        self._stderr: collections.deque[str] = collections.deque(maxlen=STDERR_TAIL_LINES)
+        #: Raw lines, each cut to _STDERR_LINE_BYTES; decoded only when shown.
+        self._stderr: collections.deque[bytes] = collections.deque(maxlen=STDERR_TAIL_LINES)
         self._stderr_lock = threading.Lock()
         self._stderr_count = 0
         self._stdout_closed = False
@@ -159,7 +170,7 @@ class AdapterProcess:
 
     def stderr_tail(self) -> list[str]:
         with self._stderr_lock:
-            return list(self._stderr)
+            return [_stderr_text(raw) for raw in self._stderr]
 
     def stderr_mark(self) -> int:
         """How many stderr lines have been read so far (for `stderr_since`)."""
@@ -171,7 +182,7 @@ class AdapterProcess:
         nothing with `fresh_only` (a case never shows an earlier case's stderr, PROTO-3)."""
         with self._stderr_lock:
             fresh = self._stderr_count - mark
-            lines = list(self._stderr)
+            lines = [_stderr_text(raw) for raw in self._stderr]
         if fresh <= 0:
             return [] if fresh_only else lines
         return lines[-fresh:]
@@ -297,11 +308,10 @@ class AdapterProcess:
             self._keep_stderr(bytes(pending))
 
     def _keep_stderr(self, raw: bytes) -> None:
-        text = raw.decode("utf-8", errors="replace").rstrip("\r\n")
-        if len(text) > _STDERR_LINE_CHARS:
-            text = text[:_STDERR_LINE_CHARS] + "…"
+        """Keep a line's first _STDERR_LINE_BYTES bytes, undecoded: decoding every 64 KiB
+        piece of a flood before cutting it starved the stdout reader (issue 29)."""
         with self._stderr_lock:
-            self._stderr.append(text)
+            self._stderr.append(raw[: _STDERR_LINE_BYTES + 1])
             self._stderr_count += 1
 
     def _write_stdin(self, stream: IO[bytes]) -> None:

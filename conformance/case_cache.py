@@ -14,6 +14,12 @@ stored, so a cached load is the load the kit would do now. Nothing is read or wr
 `HRC_NO_CACHE` is set to a non-empty value; the folder is `HRC_CACHE_DIR`, else
 `$XDG_CACHE_HOME/hrc`, else `~/.cache/hrc`. A cache that cannot be read or written is ignored:
 the cache only ever saves time.
+
+The folder is not trusted (a shared or restored CI cache writes it too, issue 29): an entry is
+read only when it is a regular file (never through a link) of at most MAX_ENTRY_BYTES, and is
+used only when it is strict JSON that names its key, the SHA-256 of the exact case-file text
+and the SHA-256 of its own cases, all matching, and every record passes the caller's check.
+Anything doubtful is a miss: the file is parsed again and the entry rewritten.
 """
 
 from __future__ import annotations
@@ -21,6 +27,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import stat
 import sys
 import tempfile
 from collections.abc import Callable
@@ -30,7 +37,9 @@ from pathlib import Path
 from typing import Any
 
 #: Bump when the stored form of a case changes.
-FORMAT = 1
+FORMAT = 2
+#: The largest entry read: a case file's cases take a few times its text (MAX_CASE_FILE_BYTES).
+MAX_ENTRY_BYTES = 64 * 1024 * 1024
 #: Entries kept; past this, the oldest half is removed when a new entry is written.
 MAX_ENTRIES = 4000
 
@@ -89,26 +98,95 @@ def entry_key(text: str, rel: str, stage: str, profile: str | None, spec_dir: Pa
     return digest.hexdigest()
 
 
+def _sha256(text: str) -> str:
+    return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
+
+
+def cases_digest(cases: Any) -> str:
+    """SHA-256 of the canonical JSON of an entry's cases (its content digest)."""
+    canonical = json.dumps(cases, ensure_ascii=True, sort_keys=True, separators=(",", ":"))
+    return _sha256(canonical)
+
+
+def read_entry(path: Path) -> bytes | None:
+    """The bytes of a regular file of at most MAX_ENTRY_BYTES at `path`, never through a link
+    and never blocking (a FIFO or device is refused before it is read); None otherwise."""
+    flags = os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0)
+    try:
+        if path.is_symlink():
+            return None
+        fd = os.open(path, flags)
+    except OSError:
+        return None
+    try:
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode) or info.st_size > MAX_ENTRY_BYTES:
+            return None
+        with os.fdopen(fd, "rb", closefd=False) as fh:
+            data = fh.read(MAX_ENTRY_BYTES + 1)
+        return data if len(data) <= MAX_ENTRY_BYTES else None
+    except OSError:
+        return None
+    finally:
+        os.close(fd)
+
+
+def _verified(
+    data: bytes, key: str, text: str, check: Callable[[list[Any]], bool]
+) -> list[dict[str, Any]] | None:
+    """The entry's cases when every binding holds (key, text, own digest, records), else None."""
+    from conformance.protocol import loads_strict
+
+    try:
+        stored = loads_strict(data.decode("utf-8"))
+    except (ValueError, RecursionError):
+        return None
+    if not isinstance(stored, dict) or set(stored) != {"format", "key", "text", "digest", "cases"}:
+        return None
+    cases = stored["cases"]
+    bound = (
+        stored["format"] == FORMAT
+        and stored["key"] == key
+        and stored["text"] == _sha256(text)
+        and isinstance(cases, list)
+        and stored["digest"] == cases_digest(cases)
+    )
+    if not bound or not check(cases):
+        return None
+    verified: list[dict[str, Any]] = cases
+    return verified
+
+
 def cached(
     key: str,
+    text: str,
     load: Callable[[], list[dict[str, Any]]],
+    check: Callable[[list[Any]], bool],
 ) -> list[dict[str, Any]]:
-    """The stored value of `key`, else `load()` (stored for next time). `load` may raise;
-    nothing is stored then."""
+    """The stored cases of `key`, else `load()` (stored for next time). `text` is the case
+    file's exact text and `check` accepts a stored list of records; an entry that fails either
+    is a miss. `load` may raise; nothing is stored then."""
     folder = cache_dir()
     if folder is None:
         return load()
     path = folder / f"{key}.json"
-    try:
-        stored = json.loads(path.read_text(encoding="utf-8"))
-        if isinstance(stored, dict) and stored.get("key") == key:
-            value = stored["cases"]
-            if isinstance(value, list):
-                return value
-    except (OSError, ValueError, KeyError):
-        pass
+    data = read_entry(path)
+    if data is not None:
+        value = _verified(data, key, text, check)
+        if value is not None:
+            return value
     value = load()
-    _store(folder, path, {"key": key, "cases": value})
+    _store(
+        folder,
+        path,
+        {
+            "format": FORMAT,
+            "key": key,
+            "text": _sha256(text),
+            "digest": cases_digest(value),
+            "cases": value,
+        },
+    )
     return value
 
 

@@ -18,7 +18,7 @@ from typing import Any
 import jsonschema
 import yaml
 
-from conformance import authority, capabilities, case_cache, profiles
+from conformance import authority, capabilities, case_cache, input_files, profiles
 from conformance.yaml_errors import invalid_yaml_message
 from reference.data import kit_root
 
@@ -27,9 +27,10 @@ class CaseFileError(ValueError):
     """A golden file is malformed; the message starts with `path:line:`."""
 
 
-def _invalid_yaml(rel: str, exc: yaml.YAMLError) -> CaseFileError:
-    """A YAML error as one line `path:line: invalid YAML: ...` (conformance/yaml_errors.py)."""
-    return CaseFileError(invalid_yaml_message(rel, exc))
+def _invalid_yaml(rel: str, exc: yaml.YAMLError, text: str) -> CaseFileError:
+    """A YAML error as one line `path:line: invalid YAML: ...` (conformance/yaml_errors.py);
+    a character YAML refuses is reported at its own line in `text`."""
+    return CaseFileError(invalid_yaml_message(rel, exc, text))
 
 
 class SelectionError(ValueError):
@@ -222,7 +223,7 @@ def check_yaml_bounds(text: str, rel: str) -> None:
                     "(aliases count once per use)"
                 )
     except yaml.YAMLError as exc:
-        raise _invalid_yaml(rel, exc) from exc
+        raise _invalid_yaml(rel, exc, text) from exc
     finally:
         loader.dispose()
 
@@ -316,10 +317,15 @@ def load_file(path: Path, root: Path | None = None) -> list[Case]:
     `root/profiles/NAME/` belongs to profile NAME (PROFILE-3).
     """
     rel = _rel(path)
-    try:
-        text = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        raise CaseFileError(f"{rel}:1: cannot read: {exc}") from exc
+    try:  # a regular file, bounded; a bad byte is reported at its line (issue 29)
+        text = input_files.decode(rel, input_files.read_bytes(path, MAX_CASE_FILE_BYTES))
+    except input_files.InputFileError as exc:
+        if exc.size is not None:
+            raise CaseFileError(
+                f"{rel}:1: file of {exc.size} bytes exceeds {MAX_CASE_FILE_BYTES}"
+            ) from None
+        prefix = "" if exc.line is not None else "cannot read: "
+        raise CaseFileError(f"{rel}:{exc.line or 1}: {prefix}{exc.message}") from None
     base = root if root is not None else golden_dir()
     profile = profile_of_path(path, base)
     stage = path.parent.name if profile is None else profiles.capability(profile)
@@ -328,10 +334,12 @@ def load_file(path: Path, root: Path | None = None) -> list[Case]:
     key = case_cache.entry_key(text, rel, stage, profile, spec_dir)
     records = case_cache.cached(
         key,
+        text,
         lambda: [
             case_record(c)
             for c in load_text(text, rel, stage, profile=profile, data_dir=data_dir)
         ],
+        lambda stored: valid_records(stored, rel, stage, profile),
     )
     return [case_from_record(r) for r in records]
 
@@ -345,6 +353,39 @@ def case_record(case: Case) -> dict[str, Any]:
     for name in _TUPLE_FIELDS:
         record[name] = list(record[name])
     return record
+
+
+_RECORD_TEXT = ("id", "op", "description", "file", "stage")
+_RECORD_OPTIONAL_TEXT = ("profile", "derived_from")
+
+
+def valid_records(records: list[Any], rel: str, stage: str, profile: str | None) -> bool:
+    """Whether stored records can be the cases of file `rel`: a non-empty list (a case file
+    holds at least one case) of records with exactly Case's fields, each of its type, and this
+    file's name, stage and profile (the case cache's check of what it loads)."""
+    names = {f.name for f in fields(Case)}
+    if not records:
+        return False
+    for r in records:
+        if not isinstance(r, dict) or set(r) != names:
+            return False
+        if not all(isinstance(r[k], str) for k in _RECORD_TEXT):
+            return False
+        if not all(r[k] is None or isinstance(r[k], str) for k in _RECORD_OPTIONAL_TEXT):
+            return False
+        if not all(
+            isinstance(r[k], list) and all(isinstance(v, str) for v in r[k])
+            for k in _TUPLE_FIELDS
+        ):
+            return False
+        line = r["line"]
+        if type(line) is not int or line < 1:
+            return False
+        if not isinstance(r["input"], dict) or not isinstance(r["expect"], dict):
+            return False
+        if (r["file"], r["stage"], r["profile"]) != (rel, stage, profile):
+            return False
+    return True
 
 
 def case_from_record(record: dict[str, Any]) -> Case:
@@ -387,7 +428,7 @@ def load_text(
         _lint_node(node, rel)
         data = loader.construct_document(node)
     except yaml.YAMLError as exc:
-        raise _invalid_yaml(rel, exc) from exc
+        raise _invalid_yaml(rel, exc, text) from exc
     finally:
         loader.dispose()
     errors = sorted(schema_validator("case-file.schema.json").iter_errors(data), key=str)

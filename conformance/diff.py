@@ -21,9 +21,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from conformance import errors, protocol
+from conformance import errors, input_files
 from conformance.compare import differences, drop_timings
-from conformance.protocol import ProtocolError, lone_surrogate
+from conformance.protocol import lone_surrogate
 
 _REASONS = {"missing field": "only in A", "unexpected field": "only in B"}
 
@@ -141,25 +141,17 @@ class DiffInputError(ValueError):
 
 
 def load_strict(path: Path) -> Any:
-    """A JSON file read as PROTO-2 reads a line; DiffInputError("path:line: why") otherwise."""
+    """A JSON file read as PROTO-2 reads a line, bounded (conformance/input_files.py);
+    DiffInputError("path:line: why") otherwise."""
     try:
-        text = path.read_text(encoding="utf-8")
-    except (OSError, ValueError) as exc:
-        raise DiffInputError(f"{path}: {exc}") from exc
-    try:
-        return protocol.loads_strict(text)
-    except json.JSONDecodeError as exc:
-        raise DiffInputError(f"{path}:{exc.lineno}: not JSON: {exc.msg}") from exc
-    except (ValueError, RecursionError) as exc:  # ProtocolError is a ValueError
-        line, why = locate_violation(text)
-        if why == _UNLOCATED:
-            why = f"{exc} (PROTO-2, PROTO-36)" if isinstance(exc, ProtocolError) else why
-        raise DiffInputError(f"{path}:{line}: {why}") from exc
+        return input_files.load_json(path)
+    except input_files.InputFileError as exc:
+        raise DiffInputError(str(exc)) from None
 
 
 _TOKEN = re.compile(r'"(?:[^"\\]|\\.)*"|[{}\[\]:,]|[^\s{}\[\]:,"]+')
 _CONSTANTS = frozenset({"NaN", "Infinity", "-Infinity"})
-_UNLOCATED = "not strict JSON (PROTO-2)"
+UNLOCATED = "not strict JSON (PROTO-2)"
 
 
 def _finite_token(token: str) -> bool:
@@ -205,7 +197,7 @@ def locate_violation(text: str) -> tuple[int, str]:
             return line, f"{token} is not JSON (non-finite numbers are not allowed; PROTO-2)"
         elif token[0] in "-0123456789" and not _finite_token(token):
             return line, f"{token} is outside the binary64 range (PROTO-2)"
-    return 1, _UNLOCATED
+    return 1, UNLOCATED
 
 
 def register(subparsers: Any) -> None:

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from conformance import errors
+from conformance import errors, eval_trec, input_files, protocol
 from conformance.eval_chart import svg_chart
 from conformance.eval_trec import (
     ORDERS,
@@ -101,9 +101,9 @@ def load_labelled(qrels_path: Path, queries_path: Path | None) -> Labelled:
     if not qpath.is_file():
         raise UsageError(f"query texts not found: {qpath} (give --queries FILE)")
     queries = read_queries(qpath)
-    for n, line in enumerate(qrels_path.read_text(encoding="utf-8").splitlines(), 1):
-        parts = line.split()
-        if len(parts) == 4 and not line.lstrip().startswith("#") and parts[0] not in queries:
+    for n, line in eval_trec.read_lines(qrels_path):
+        parts = eval_trec.fields(line)
+        if parts[0] not in queries:
             raise EvalFileError(qrels_path, n, f"unknown query id {parts[0]!r} (not in {qpath})")
     return Labelled(queries, qrels)
 
@@ -323,22 +323,22 @@ class Captured:
 def read_capture(path: Path) -> list[Captured]:
     """The lines `hrc eval export` wrote; a malformed line is `file:line: message`."""
     try:
-        text = path.read_text(encoding="utf-8")
-    except OSError as exc:
-        raise UsageError(f"cannot read {path}: {exc}") from exc
+        text = input_files.read_text(path, eval_trec.MAX_FILE_BYTES)
+    except input_files.InputFileError as exc:
+        raise EvalFileError(path, exc.line, exc.message) from None
     out = []
-    for n, line in enumerate(text.splitlines(), 1):
+    for n, line in enumerate(input_files.split_lines(text), 1):
         if not line.strip():
             continue
         try:
-            obj = json.loads(line)
+            obj = protocol.loads_strict(line)
             out.append(Captured(
                 mode=str(obj["mode"]), id=str(obj["id"]), query=str(obj["query"]),
                 k=int(obj["k"]), depth=int(obj["depth"]),
                 qrels={str(d): int(r) for d, r in obj["qrels"].items()},
                 paths=[str(r["path"]) for r in obj["results"]],
             ))
-        except (ValueError, KeyError, TypeError, AttributeError) as exc:
+        except (ValueError, KeyError, TypeError, AttributeError, RecursionError) as exc:
             raise EvalFileError(path, n, f"not a captured search: {exc}") from None
     if not out:
         raise EvalFileError(path, 1, "no captured searches")

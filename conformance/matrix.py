@@ -11,12 +11,14 @@ data check (PROTO-29). Reports are validated and must be complete (PROTO-26).
 from __future__ import annotations
 
 import argparse
+import re
 import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from conformance import errors
+from conformance.printable import printable
 from conformance.report import ReportError, load
 from conformance.runner import FAILING
 
@@ -97,8 +99,15 @@ def build(documents: list[dict[str, Any]]) -> tuple[list[str], list[Row]]:
     return sorted(stages, key=stage_order), rows
 
 
+#: Markdown punctuation that could start emphasis, code, a link or an image, or end a cell.
+_MARKDOWN_PUNCT = re.compile(r"([\\`*_\[\]|!#~])")
+
+
 def _escape(text: str) -> str:
-    return text.replace("|", "\\|")
+    """A report's text (a port's hello name and version) as inert Markdown: controls escaped
+    (PROTO-37), `&`, `<`, `>` as entities so no HTML is live, Markdown punctuation escaped."""
+    text = printable(text).replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+    return _MARKDOWN_PUNCT.sub(r"\\\1", text)
 
 
 def _markdown_cell(cell: Cell) -> str:
@@ -128,7 +137,7 @@ def render_text(stages: list[str], rows: list[Row]) -> str:
     header = ["port", *stages, "total", "data"]
     table = [header] + [
         [
-            row.port,
+            printable(row.port),
             *[row.cells.get(s, Cell()).render() for s in stages],
             row.total.render(),
             row.data,

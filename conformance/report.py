@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TextIO
 
-from conformance import authority, not_applicable
+from conformance import authority, input_files, not_applicable
 from conformance import profiles as profiles_mod
 from conformance.cases import Case, golden_dir, schema_validator, suite_profiles
 from conformance.printable import printable
@@ -283,9 +283,10 @@ def validate(document: Any) -> None:
 def load(path: Path) -> dict[str, Any]:
     """Read and validate a report; an incomplete report is an error (PROTO-26)."""
     try:
-        document = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError) as exc:
-        raise ReportError(f"{path}: cannot read report: {exc}") from exc
+        document = input_files.load_json(path)  # bounded, strict, nesting checked (issue 29)
+    except input_files.InputFileError as exc:
+        where = f"{path}:{exc.line}" if exc.line is not None else f"{path}"
+        raise ReportError(f"{where}: cannot read report: {exc.message}") from None
     if isinstance(document, dict) and document.get("complete") is not True:
         raise ReportError(f"{path}: incomplete report (no \"complete\": true); the run was cut")
     try:

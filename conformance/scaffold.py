@@ -10,6 +10,7 @@ only their standard library (Rust and Java carry a tiny JSON module), so no regi
 from __future__ import annotations
 
 import argparse
+import os
 import re
 import shlex
 import stat
@@ -18,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from conformance import errors
+from conformance.printable import printable
 
 SCAFFOLDS = Path(__file__).resolve().parent / "scaffolds"
 #: Template names ending in this lose it when written (keeps templates out of ruff and mypy).
@@ -198,8 +200,12 @@ list. The trap this first operation guards: {language.code_points}.
 """
 
 
-def init_port(language_name: str, directory: Path, force: bool = False) -> list[Path]:
-    """Write the scaffold for `language_name` into `directory`; returns the files written."""
+def init_port(
+    language_name: str, directory: Path, force: bool = False, replaced: list[Path] | None = None
+) -> list[Path]:
+    """Write the scaffold for `language_name` into `directory`; returns the files written.
+    A symbolic link where a file goes is replaced, not followed, and added to `replaced`."""
+    replaced = [] if replaced is None else replaced
     language = language_of(language_name)
     if directory.exists() and not directory.is_dir():
         raise ScaffoldError(f"{directory}: exists and is not a directory")
@@ -209,23 +215,64 @@ def init_port(language_name: str, directory: Path, force: bool = False) -> list[
     plan = planned_files(language)
     if not plan:
         raise ScaffoldError(f"the kit ships no {language.name} scaffold ({SCAFFOLDS} is missing)")
+    rels = [rel for _, rel in plan] + ["README.md"]
+    if directory.is_dir():
+        _refuse_links_on_the_way(directory, rels)
     written: list[Path] = []
     try:
         directory.mkdir(parents=True, exist_ok=True)
         for template, rel in plan:
             target = directory / rel
             target.parent.mkdir(parents=True, exist_ok=True)
-            target.write_text(render(template.read_text(encoding="utf-8"), values),
-                              encoding="utf-8")
-            if template.stat().st_mode & stat.S_IXUSR or rel == "adapter":
-                target.chmod(0o755)
+            executable = bool(template.stat().st_mode & stat.S_IXUSR) or rel == "adapter"
+            text = render(template.read_text(encoding="utf-8"), values)
+            _write_no_follow(target, text, executable, replaced)
             written.append(target)
         notes = directory / "README.md"
-        notes.write_text(readme(language, directory, values), encoding="utf-8")
+        _write_no_follow(notes, readme(language, directory, values), False, replaced)
         written.append(notes)
     except OSError as exc:
         raise ScaffoldError(f"{directory}: cannot write: {exc.strerror or exc}") from exc
     return written
+
+
+def _refuse_links_on_the_way(directory: Path, rels: list[str]) -> None:
+    """Refuse, before writing anything, a folder inside DIR that is a symbolic link (writing
+    through it would write outside DIR) or a file to be written that is not a regular file."""
+    for rel in rels:
+        parts = rel.split("/")
+        here = directory
+        for i, part in enumerate(parts):
+            here = here / part
+            if not here.is_symlink() and not here.exists():
+                break
+            last = i == len(parts) - 1
+            if here.is_symlink():
+                if not last:
+                    raise ScaffoldError(
+                        f"{here}: is a symbolic link to a folder; not written through "
+                        "(remove it and run again)"
+                    )
+                continue  # a file link is replaced by the file itself (_write_no_follow)
+            mode = here.lstat().st_mode
+            if last and not stat.S_ISREG(mode):
+                raise ScaffoldError(f"{here}: exists and is not a regular file; not replaced")
+            if not last and not stat.S_ISDIR(mode):
+                raise ScaffoldError(f"{here}: exists and is not a folder")
+
+
+def _write_no_follow(path: Path, text: str, executable: bool, replaced: list[Path]) -> None:
+    """Write `path` as a regular file without following a link: a link there is removed and
+    replaced by the file itself (listed in `replaced`), never written through or chmod-ed."""
+    if path.is_symlink():
+        path.unlink()
+        replaced.append(path)
+    flags = os.O_WRONLY | os.O_CREAT | os.O_TRUNC | getattr(os, "O_NOFOLLOW", 0)
+    fd = os.open(path, flags, 0o755 if executable else 0o644)
+    with os.fdopen(fd, "w", encoding="utf-8") as out:
+        out.write(text)
+        if executable and hasattr(os, "fchmod"):
+            os.fchmod(out.fileno(), 0o755)
 
 
 def register(subparsers: Any) -> None:
@@ -242,13 +289,16 @@ def register(subparsers: Any) -> None:
 
 
 def cmd_init_port(args: argparse.Namespace) -> int:
+    replaced: list[Path] = []
     try:
-        written = init_port(args.language, args.directory, force=args.force)
+        written = init_port(args.language, args.directory, force=args.force, replaced=replaced)
     except ScaffoldError as exc:
         return errors.emit("init-port", str(exc))
-    launcher = shlex.quote(f"{args.directory.as_posix().rstrip('/')}/adapter")
+    # Names are the user's folder: escaped, so a name cannot drive the terminal (PROTO-37).
+    launcher = printable(shlex.quote(f"{args.directory.as_posix().rstrip('/')}/adapter"))
     for path in written:
-        print(f"wrote {path.as_posix()}")
+        note = " (replaced a symbolic link; its target was not touched)" if path in replaced else ""
+        print(f"wrote {printable(path.as_posix())}{note}")
     print(f"next: hrc run --adapter {launcher} --select {FIRST_CASES}   "
-          f"(then read {args.directory.as_posix().rstrip('/')}/README.md)")
+          f"(then read {printable(args.directory.as_posix().rstrip('/'))}/README.md)")
     return 0

@@ -6,14 +6,11 @@ I/O lives here; the pipeline and backends do the work (spec/pipeline.md, spec/ba
 from __future__ import annotations
 
 import argparse
-import contextlib
 import json
 import os
 import sys
-import tempfile
 import unicodedata
 from collections import Counter
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -26,6 +23,9 @@ def register(subparsers: Any) -> None:
     p = subparsers.add_parser("index", help="index a folder of Markdown/text files into SQLite")
     p.add_argument("directory", type=Path, help="folder to index (*.md and *.txt, recursively)")
     p.add_argument("--db", required=True, type=Path, help="SQLite database to create or update")
+    p.add_argument("--lock-timeout", type=float, default=None, metavar="S", dest="lock_timeout",
+                   help="give up (exit 2) when another run holds the index lock for S seconds "
+                   "(default: wait)")
     p.add_argument("--links", action="store_true",
                    help="list every link to a page not indexed even when nothing changed")
     p.set_defaults(func=cmd_index)
@@ -104,28 +104,12 @@ def _plural(count: int, noun: str, nouns: str | None = None) -> str:
     return f"{count} {noun if count == 1 else (nouns or noun + 's')}"
 
 
-@contextlib.contextmanager
-def _locked(db: Path) -> Iterator[None]:
-    """An exclusive lock on the existing database file for the whole run (BACKEND-19): a
-    second indexer waits instead of failing with "database is locked". flock, not SQLite's
-    own locks, so readers are never shut out."""
-    try:
-        import fcntl
-    except ImportError:  # pragma: no cover - not POSIX
-        yield
-        return
-    fd = os.open(db, os.O_RDWR)
-    try:
-        fcntl.flock(fd, fcntl.LOCK_EX)
-        yield
-    finally:
-        os.close(fd)
-
-
-def _index_into(root: Path, db: Path) -> tuple[Any, bool]:
+def _index_into(root: Path, db: Path, lock_timeout: float | None = None) -> tuple[Any, bool]:
     """Index `root` into `db`; (report, created). A first run builds a temporary database
     beside `db` and publishes it only when complete, so a failed or killed first run leaves
-    no database and two racing first runs never delete each other's (BACKEND-19)."""
+    no database and two racing first runs never delete each other's (BACKEND-19). What killed
+    first runs left is removed first; a run that must wait for the lock says for whom."""
+    from reference.backends import index_files
     from reference.backends.embedder import HashEmbedder
     from reference.backends.indexer import index_directory
     from reference.backends.sqlite_fts import SqliteIndex
@@ -138,14 +122,10 @@ def _index_into(root: Path, db: Path) -> tuple[Any, bool]:
             index.store_missing_words()  # TRI-1: the trigram rung loads them, never rebuilds
         return report
 
+    for stale in index_files.remove_stale_temps(db):
+        index_files.say_on_stderr(f"removed {shown(stale.name)}, left by a killed run")
     if not db.exists():
-        fd, tmp_name = tempfile.mkstemp(prefix=f".{db.name}.", suffix=".hrc-tmp", dir=db.parent)
-        os.close(fd)
-        tmp = Path(tmp_name)
-        umask = os.umask(0o022)
-        os.umask(umask)
-        os.chmod(tmp, 0o666 & ~umask)  # as SQLite would have created it
-        try:
+        with index_files.first_run_temp(db) as tmp:
             index = SqliteIndex(tmp, embedder=HashEmbedder(), store_words=True)
             try:
                 report = run(index)
@@ -156,12 +136,7 @@ def _index_into(root: Path, db: Path) -> tuple[Any, bool]:
                 return report, True
             except FileExistsError:
                 pass  # another first run won: index incrementally into its database
-        finally:
-            with contextlib.suppress(OSError):
-                tmp.unlink()
-            with contextlib.suppress(OSError):
-                Path(f"{tmp}-journal").unlink()
-    with _locked(db):
+    with index_files.locked(db, lock_timeout, index_files.say_on_stderr):
         index = SqliteIndex(db, embedder=HashEmbedder(), store_words=True)
         try:
             return run(index), False
@@ -171,6 +146,7 @@ def _index_into(root: Path, db: Path) -> tuple[Any, bool]:
 
 def cmd_index(args: argparse.Namespace) -> int:
     """Index a folder; incremental, and nothing half-written when a file cannot be read."""
+    from reference.backends.index_files import LockTimeout
     from reference.backends.indexer import IndexingError
     from reference.types import IndexError_
 
@@ -180,8 +156,12 @@ def cmd_index(args: argparse.Namespace) -> int:
     db: Path = args.db
     if db.parent and not db.parent.exists():
         return _fail("index", f"folder of the database does not exist: {db.parent}")
+    if args.lock_timeout is not None and not args.lock_timeout >= 0:
+        return _fail("index", f"--lock-timeout must be at least 0, got {args.lock_timeout}")
     try:
-        report, _ = _index_into(root, db)  # a non-UTF-8 file is skipped and reported
+        report, _ = _index_into(root, db, args.lock_timeout)  # non-UTF-8 files are skipped
+    except LockTimeout as exc:
+        return _fail("index", str(exc))
     except (IndexingError, IndexError_) as exc:
         return _fail("index", str(exc), 1)
     except OSError as exc:

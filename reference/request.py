@@ -1,4 +1,5 @@
-"""The search request: validation and defaults (spec/pipeline.md PIPE-1, PIPE-2)."""
+"""The search request: validation and defaults (spec/pipeline.md PIPE-1, PIPE-2, PIPE-13,
+PIPE-14)."""
 
 from __future__ import annotations
 
@@ -26,6 +27,8 @@ DEFAULTS: dict[str, Any] = {
 }
 
 _KNOWN = {"query", "aliases", "weights", "profiles", *DEFAULTS}
+#: PIPE-14: the longest query, in code points (TEXT-8) of the string as given.
+MAX_QUERY_CODE_POINTS = 4096
 #: PIPE-1, GRAPH-3: the legs a weight may name, in fusion order (PIPE-5).
 WEIGHT_NAMES = ("bm25", "vector", "graph")
 
@@ -118,6 +121,11 @@ def parse_request(obj: Mapping[str, Any]) -> Request:
     query = obj.get("query")
     if not isinstance(query, str):
         raise InvalidInput("request.query must be a string")
+    if len(query) > MAX_QUERY_CODE_POINTS:
+        raise InvalidInput(
+            f"request.query has {len(query)} code points, more than {MAX_QUERY_CODE_POINTS} "
+            "(PIPE-14)"
+        )
     if text.normalise(query) == "":
         raise InvalidInput("request.query is empty after normalisation")
     mode = optional(obj, "mode", DEFAULTS["mode"])

@@ -1483,6 +1483,34 @@ def _pipe_fraction_truncated() -> None:
     set_attr(req, "_positive_int", positive_int)
 
 
+@mutant("pipe-query-size-unbounded", "PIPE-14", "a query of any length is searched")
+def _pipe_query_unbounded() -> None:
+    set_attr(_mod("reference.request"), "MAX_QUERY_CODE_POINTS", 10**9)
+
+
+@mutant(
+    "pipe-query-size-in-utf16-units",
+    "PIPE-14",
+    "the query bound counts UTF-16 code units (JavaScript's length), so astral text is refused",
+)
+def _pipe_query_utf16() -> None:
+    req = _mod("reference.request")
+    original = req.parse_request
+
+    def parse_request(obj: Any) -> Any:
+        query = obj.get("query") if isinstance(obj, Mapping) else None
+        if isinstance(query, str) and len(query.encode("utf-16-le")) // 2 > 4096:
+            raise req.InvalidInput("request.query is too long (UTF-16 units)")
+        return original(obj)
+
+    swap(req, "parse_request", parse_request)
+
+
+@mutant("gbrain-variant-size-unbounded", "GBRAIN-22", "a query variant of any length is run")
+def _gbrain_variant_unbounded() -> None:
+    set_attr(_mod("reference.profiles.gbrain.graph_leg"), "MAX_VARIANT_CODE_POINTS", 10**9)
+
+
 @mutant(
     "pipe-vector-error-fails-search",
     "PIPE-7",
@@ -3140,10 +3168,10 @@ def _gbrain_first_type() -> None:
     links = _gbrain("links")
     original = links.infer_type
 
-    def infer_type(line: str, span: Any, spans: Any, ends: Any, table: Any) -> Any:
+    def infer_type(before: Any, after: Any, table: Any) -> Any:
         types = [t for t, _ in table.triggers]
         found = {
-            original(line, span, spans, ends, replace(table, triggers=(entry,)))
+            original(before, after, replace(table, triggers=(entry,)))
             for entry in table.triggers
         }
         hits = [t for t in types if t in found]

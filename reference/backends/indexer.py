@@ -320,8 +320,7 @@ def index_directory(
     if vectors is not None:
         for doc in changed:
             vectors.upsert_document(doc.path, doc.chunks)
-        for path in report.removed:
-            vectors.remove_document(path)
+        vectors.remove_documents(report.removed)
     return report
 
 

@@ -184,8 +184,13 @@ class MemoryVectorStore:
 
     def remove_document(self, path: str) -> None:
         """Drop every chunk of `path`."""
+        self.remove_documents([path])
+
+    def remove_documents(self, paths: Iterable[str]) -> None:
+        """Drop every chunk of each of `paths` in one pass (one pass per path was quadratic)."""
+        gone = set(paths)
         with self._lock:
-            keep = [i for i, c in enumerate(self._chunks) if c.path != path]
+            keep = [i for i, c in enumerate(self._chunks) if c.path not in gone]
             if len(keep) != len(self._chunks):
                 self._chunks = [self._chunks[i] for i in keep]
                 self._rows = [self._rows[i] for i in keep]

@@ -8,6 +8,7 @@ import (
 	"math/big"
 	"sort"
 	"strings"
+	"unicode/utf8"
 )
 
 type gbrainData struct {
@@ -135,6 +136,9 @@ func gbrainParseOptions(m map[string]any) (any, error) {
 			str, isStr := x.(string)
 			if !isStr || Normalise(str) == "" {
 				return nil, invalid("%s.variants[%d] must be a string, not empty after normalisation", where, i)
+			}
+			if len(str) > MaxQueryCodePoints && utf8.RuneCountInString(str) > MaxQueryCodePoints {
+				return nil, invalid("%s.variants[%d] has more than %d code points (PIPE-14)", where, i, MaxQueryCodePoints)
 			}
 			o.variants = append(o.variants, str)
 		}

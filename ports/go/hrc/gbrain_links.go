@@ -126,6 +126,7 @@ func gbrainCodeLines(lines []string) []bool {
 func gbrainBlank(line string) string {
 	cps := []rune(line)
 	n := len(cps)
+	runs := gbrainBacktickRuns(cps)
 	var b strings.Builder
 	for i := 0; i < n; {
 		ch := cps[i]
@@ -139,22 +140,7 @@ func gbrainBlank(line string) string {
 			for j < n && cps[j] == '`' {
 				j++
 			}
-			closeAt := -1
-			for k := j; k < n; {
-				if cps[k] != '`' {
-					k++
-					continue
-				}
-				m := k
-				for m < n && cps[m] == '`' {
-					m++
-				}
-				if m-k == j-i {
-					closeAt = m
-					break
-				}
-				k = m
-			}
+			closeAt := runs.closing(j, j-i)
 			if closeAt < 0 {
 				b.WriteString(string(cps[i:j]))
 				i = j
@@ -168,6 +154,37 @@ func gbrainBlank(line string) string {
 		i++
 	}
 	return b.String()
+}
+
+// gbrainRuns holds a line's maximal backtick runs by length, so each closing run is found by
+// bisection; scanning forward from each opener was quadratic on unclosed runs (issue 29).
+type gbrainRuns map[int][]int
+
+func gbrainBacktickRuns(cps []rune) gbrainRuns {
+	runs := gbrainRuns{}
+	for k := 0; k < len(cps); {
+		if cps[k] != '`' {
+			k++
+			continue
+		}
+		m := k
+		for m < len(cps) && cps[m] == '`' {
+			m++
+		}
+		runs[m-k] = append(runs[m-k], k)
+		k = m
+	}
+	return runs
+}
+
+// closing is the end of the first maximal run of exactly size starting at or after start, or -1.
+func (r gbrainRuns) closing(start, size int) int {
+	starts := r[size]
+	k := sort.SearchInts(starts, start)
+	if k == len(starts) {
+		return -1
+	}
+	return starts[k] + size
 }
 
 // gbrainResolve is GBRAIN-6 steps 3-6; ok is false when no page results.
@@ -261,26 +278,6 @@ func gbrainWords(s string) []string {
 	return out
 }
 
-func gbrainWordsOutside(line string, lo, hi int, spans []gbrainSpan, skip int) []string {
-	var out []string
-	pos := lo
-	for k, s := range spans {
-		if k == skip || s.end <= lo || s.start >= hi {
-			continue
-		}
-		if s.start > pos {
-			out = append(out, gbrainWords(line[pos:s.start])...)
-		}
-		if s.end > pos {
-			pos = s.end
-		}
-	}
-	if hi > pos {
-		out = append(out, gbrainWords(line[pos:hi])...)
-	}
-	return out
-}
-
 func gbrainOccurrences(words, trigger []string) []int {
 	var out []int
 	for i := 0; i+len(trigger) <= len(words); i++ {
@@ -298,39 +295,70 @@ func gbrainOccurrences(words, trigger []string) []int {
 	return out
 }
 
-// gbrainInfer is GBRAIN-8: the type of the nearest trigger in the link's sentence window.
-func gbrainInfer(line string, idx int, spans []gbrainSpan, t *gbrainLinkTable) string {
+// gbrainSentenceEnds is GBRAIN-8: `.`, `!`, `?` outside link spans, then space, tab or the end.
+func gbrainSentenceEnds(line string, spans []gbrainSpan) []int {
 	inside := make([]bool, len(line))
 	for _, s := range spans {
 		for i := s.start; i < s.end; i++ {
 			inside[i] = true
 		}
 	}
-	span := spans[idx]
-	start, stop := 0, len(line)
+	var ends []int
 	for p := 0; p < len(line); p++ {
 		c := line[p]
 		if (c != '.' && c != '!' && c != '?') || inside[p] {
 			continue
 		}
-		if p+1 != len(line) && line[p+1] != ' ' && line[p+1] != '\t' {
-			continue
-		}
-		if p < span.start && p+1 > start {
-			start = p + 1
-		}
-		if p >= span.end && p < stop {
-			stop = p
+		if p+1 == len(line) || line[p+1] == ' ' || line[p+1] == '\t' {
+			ends = append(ends, p)
 		}
 	}
-	before := gbrainWordsOutside(line, start, span.start, spans, idx)
-	if len(before) > t.window {
-		before = before[len(before)-t.window:]
+	return ends
+}
+
+// gbrainWindows is GBRAIN-8: per span, the last window words of its sentence before it and the
+// first after it, every link span a separator. The line is tokenised once, left to right, so
+// the cost is linear in its length; re-tokenising the sentence per link was quadratic (issue 29).
+func gbrainWindows(line string, spans []gbrainSpan, ends []int, window int) [][2][]string {
+	type bound struct{ lo, hi, k int }
+	bounds := make([]bound, 0, len(spans)+len(ends))
+	for k, s := range spans {
+		bounds = append(bounds, bound{s.start, s.end, k})
 	}
-	after := gbrainWordsOutside(line, span.end, stop, spans, idx)
-	if len(after) > t.window {
-		after = after[:t.window]
+	for _, p := range ends {
+		bounds = append(bounds, bound{p, p + 1, -1})
 	}
+	sort.Slice(bounds, func(i, j int) bool { return bounds[i].lo < bounds[j].lo })
+	var words []string
+	marks := make([][3]int, len(spans))
+	var stops []int
+	first, pos := 0, 0
+	for _, b := range bounds {
+		if b.lo > pos {
+			words = append(words, gbrainWords(line[pos:b.lo])...)
+		}
+		pos = b.hi
+		if b.k < 0 {
+			stops = append(stops, len(words))
+			first = len(words)
+		} else {
+			marks[b.k] = [3]int{first, len(words), len(stops)}
+		}
+	}
+	if pos < len(line) {
+		words = append(words, gbrainWords(line[pos:])...)
+	}
+	stops = append(stops, len(words))
+	out := make([][2][]string, len(spans))
+	for k, m := range marks {
+		lo, at, stop := max(m[0], m[1]-window), m[1], min(stops[m[2]], m[1]+window)
+		out[k] = [2][]string{words[lo:at], words[at:stop]}
+	}
+	return out
+}
+
+// gbrainInfer is GBRAIN-8: the type of the nearest trigger among a link's window words.
+func gbrainInfer(before, after []string, t *gbrainLinkTable) string {
 	bestDist, bestRank := -1, -1
 	consider := func(dist, rank int) {
 		if bestDist < 0 || dist < bestDist || (dist == bestDist && rank < bestRank) {
@@ -400,6 +428,10 @@ func GbrainExtract(path, markdown string) (string, []GbrainEdge, bool) {
 		blanked := gbrainBlank(line)
 		spans := gbrainSpans(blanked, t)
 		label, typed := gbrainTypedLabel(blanked, t)
+		var windows [][2][]string
+		if !typed && len(spans) > 0 {
+			windows = gbrainWindows(blanked, spans, gbrainSentenceEnds(blanked, spans), t.window)
+		}
 		for k, s := range spans {
 			to, ok := gbrainTargetPage(s.target, base)
 			if !ok || to == page {
@@ -407,7 +439,7 @@ func GbrainExtract(path, markdown string) (string, []GbrainEdge, bool) {
 			}
 			ty := label
 			if !typed {
-				ty = gbrainInfer(blanked, k, spans, t)
+				ty = gbrainInfer(windows[k][0], windows[k][1], t)
 			}
 			key := [2]string{to, ty}
 			if !seen[key] {

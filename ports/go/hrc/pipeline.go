@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode/utf8"
 )
 
 // Index is a BM25 backend (BACKEND-5, BACKEND-36).
@@ -58,6 +59,9 @@ var requestFields = map[string]bool{"query": true, "mode": true, "topK": true, "
 	"bm25Fanout": true, "aliases": true, "intentTable": true, "stopwordList": true, "profiles": true}
 
 // ParseRequest is PIPE-1, PIPE-2.
+// MaxQueryCodePoints is PIPE-14's bound on a request's query.
+const MaxQueryCodePoints = 4096
+
 func ParseRequest(v any) (*Request, error) {
 	m, ok := v.(map[string]any)
 	if !ok {
@@ -72,6 +76,10 @@ func ParseRequest(v any) (*Request, error) {
 	var err error
 	if r.Query, err = reqString(m, "query"); err != nil {
 		return nil, err
+	}
+	// PIPE-14: at most MaxQueryCodePoints code points (TEXT-8); bytes overcount non-ASCII.
+	if len(r.Query) > MaxQueryCodePoints && utf8.RuneCountInString(r.Query) > MaxQueryCodePoints {
+		return nil, invalid("request.query has more than %d code points (PIPE-14)", MaxQueryCodePoints)
 	}
 	if Normalise(r.Query) == "" {
 		return nil, invalid("query is empty after normalisation")

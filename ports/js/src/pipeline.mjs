@@ -43,12 +43,25 @@ const KNOWN_FIELDS = new Set([
   'profiles',
 ]);
 
+// PIPE-14: the longest query, in code points (TEXT-8) of the string as given.
+export const MAX_QUERY_CODE_POINTS = 4096;
+
+function codePointsAbove(s, limit) {
+  let n = 0;
+  for (const _ of s) if (++n > limit) return true;
+  return false;
+}
+
 export function validateRequest(request) {
   if (!isObject(request)) throw invalid('request must be an object');
   // A misspelt field is an error, not silently ignored (FINDINGS F2; golden pipeline/request/unknown-field-rejected).
   const unknown = Object.keys(request).filter((k) => !KNOWN_FIELDS.has(k));
   if (unknown.length > 0) throw invalid(`request has unknown field(s): ${unknown.join(', ')}`);
   if (typeof request.query !== 'string') throw invalid('request.query must be a string');
+  // PIPE-14: at most 4096 code points; UTF-16 length overcounts astral characters.
+  if (request.query.length > MAX_QUERY_CODE_POINTS && codePointsAbove(request.query, MAX_QUERY_CODE_POINTS)) {
+    throw invalid(`request.query has more than ${MAX_QUERY_CODE_POINTS} code points (PIPE-14)`);
+  }
   let mode = 'auto';
   if (!isAbsent(request.mode)) {
     if (typeof request.mode !== 'string' || !MODES.has(request.mode)) throw invalid(`request.mode: unknown mode ${JSON.stringify(request.mode)}`);

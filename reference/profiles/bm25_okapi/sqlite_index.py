@@ -40,6 +40,9 @@ SCHEMA = (
     "CREATE TABLE IF NOT EXISTS okapi_postings ("
     "term TEXT NOT NULL, chunk_rowid INTEGER NOT NULL, tf INTEGER NOT NULL, "
     "PRIMARY KEY (term, chunk_rowid)) WITHOUT ROWID",
+    # Dropping a document's postings by chunk: without it each drop scanned every posting, so
+    # removing documents was quadratic (issue 29). An older index gets it at its next sync.
+    "CREATE INDEX IF NOT EXISTS okapi_postings_chunk ON okapi_postings(chunk_rowid)",
 )
 
 

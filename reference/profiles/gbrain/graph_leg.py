@@ -48,6 +48,8 @@ BUNDLES = {
 }
 #: GBRAIN-22: at most this many caller-supplied query variants.
 MAX_VARIANTS = 8
+#: GBRAIN-22: a variant is bounded as the query is (PIPE-14).
+MAX_VARIANT_CODE_POINTS = 4096
 #: GBRAIN-25: seed 004's "RRF fusion → top 30": the fused list is cut to this many.
 FUSED_TOP = 30
 
@@ -123,7 +125,8 @@ def _flag(obj: Mapping[str, Any], name: str, default: bool, where: str) -> bool:
 
 
 def _variants(raw: object, where: str) -> tuple[str, ...]:
-    """GBRAIN-22: at most 8 strings, none empty after normalisation (TEXT-1..4); null is none."""
+    """GBRAIN-22: at most 8 strings, none empty after normalisation (TEXT-1..4) nor longer than
+    4096 code points (PIPE-14); null is none."""
     if raw is None:
         return ()
     if not isinstance(raw, list) or len(raw) > MAX_VARIANTS:
@@ -131,6 +134,10 @@ def _variants(raw: object, where: str) -> tuple[str, ...]:
     for i, variant in enumerate(raw):
         if not isinstance(variant, str) or normalise(variant) == "":
             raise InvalidInput(f"{where}[{i}] must be a string, not empty after normalisation")
+        if len(variant) > MAX_VARIANT_CODE_POINTS:
+            raise InvalidInput(
+                f"{where}[{i}] has more than {MAX_VARIANT_CODE_POINTS} code points (PIPE-14)"
+            )
     return tuple(raw)
 
 

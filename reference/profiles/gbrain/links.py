@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from bisect import bisect_left
 from collections.abc import Iterator
 from dataclasses import dataclass
 
@@ -65,6 +66,7 @@ def blank_line(line: str) -> str:
     """GBRAIN-4: escaped punctuation and code spans (same line) become spaces, per code point."""
     if "\\" not in line and "`" not in line:
         return line
+    runs = _BacktickRuns(line)
     out: list[str] = []
     i, n = 0, len(line)
     while i < n:
@@ -77,7 +79,7 @@ def blank_line(line: str) -> str:
             j = i
             while j < n and line[j] == "`":
                 j += 1
-            close = _closing_run(line, j, j - i)
+            close = runs.closing(j, j - i)
             if close is None:
                 out.append(line[i:j])
                 i = j
@@ -90,20 +92,25 @@ def blank_line(line: str) -> str:
     return "".join(out)
 
 
-def _closing_run(line: str, start: int, size: int) -> int | None:
-    """End of the next maximal backtick run of exactly `size` at or after `start`, if any."""
-    k, n = start, len(line)
-    while k < n:
-        if line[k] != "`":
-            k += 1
-            continue
-        m = k
-        while m < n and line[m] == "`":
-            m += 1
-        if m - k == size:
-            return m
-        k = m
-    return None
+_BACKTICKS = re.compile("`+")
+
+
+class _BacktickRuns:
+    """The line's maximal backtick runs by length, so each closing run is found by bisection.
+
+    Scanning forward from each opener was quadratic on lines of unclosed runs (issue 29).
+    """
+
+    def __init__(self, line: str) -> None:
+        self._by_size: dict[int, list[int]] = {}
+        for m in _BACKTICKS.finditer(line):
+            self._by_size.setdefault(m.end() - m.start(), []).append(m.start())
+
+    def closing(self, start: int, size: int) -> int | None:
+        """End of the first maximal run of exactly `size` that starts at or after `start`."""
+        starts = self._by_size.get(size, [])
+        k = bisect_left(starts, start)
+        return starts[k] + size if k < len(starts) else None
 
 
 def resolve(target: str, base: tuple[str, ...]) -> str | None:
@@ -161,19 +168,6 @@ def _words(text: str) -> list[str]:
     return _WORD.findall(text.translate(_ASCII_LOWER))
 
 
-def _words_outside(line: str, lo: int, hi: int, spans: list[_Span]) -> list[str]:
-    """Words of line[lo:hi] with every link span in it acting as a separator."""
-    out: list[str] = []
-    pos = lo
-    for span in spans:
-        if span.end <= lo or span.start >= hi:
-            continue
-        out += _words(line[pos : max(pos, span.start)])
-        pos = max(pos, span.end)
-    out += _words(line[pos:hi])
-    return out
-
-
 def _sentence_ends(line: str, spans: list[_Span]) -> list[int]:
     """GBRAIN-8: `.`, `!`, `?` outside link spans, followed by space, tab or the line's end."""
     inside = [False] * len(line)
@@ -186,6 +180,39 @@ def _sentence_ends(line: str, spans: list[_Span]) -> list[int]:
     ]
 
 
+def link_windows(
+    line: str, spans: list[_Span], ends: list[int], window: int
+) -> list[tuple[list[str], list[str]]]:
+    """GBRAIN-8: per span, the last `window` words before it and the first after it.
+
+    Words come from the span's sentence with every link span a separator. The line is
+    tokenised once, left to right, so the cost is linear in its length; re-tokenising the
+    sentence for each link was quadratic in links per line (issue 29).
+    """
+    bounds = sorted(
+        [(s.start, s.end, k) for k, s in enumerate(spans)] + [(p, p + 1, -1) for p in ends]
+    )
+    words: list[str] = []
+    first = 0
+    marks: list[tuple[int, int, int]] = [(0, 0, 0)] * len(spans)
+    stops: list[int] = []
+    pos = 0
+    for lo, hi, k in bounds:
+        words += _words(line[pos:lo])
+        pos = hi
+        if k < 0:
+            stops.append(len(words))
+            first = len(words)
+        else:
+            marks[k] = (first, len(words), len(stops))
+    words += _words(line[pos:])
+    stops.append(len(words))
+    return [
+        (words[max(first, at - window) : at], words[at : min(stops[sentence], at + window)])
+        for first, at, sentence in marks
+    ]
+
+
 def _occurrences(words: list[str], trigger: tuple[str, ...]) -> Iterator[int]:
     size = len(trigger)
     for i in range(len(words) - size + 1):
@@ -193,18 +220,8 @@ def _occurrences(words: list[str], trigger: tuple[str, ...]) -> Iterator[int]:
             yield i
 
 
-def infer_type(
-    line: str, span: _Span, spans: list[_Span], ends: list[int], table: LinkTable
-) -> str:
-    """GBRAIN-8: the type of the nearest trigger in the link's sentence window.
-
-    `ends` are the line's sentence ends (`_sentence_ends`), computed once per line.
-    """
-    start = max((p + 1 for p in ends if p < span.start), default=0)
-    stop = min((p for p in ends if p >= span.end), default=len(line))
-    others = [s for s in spans if s is not span]
-    before = _words_outside(line, start, span.start, others)[-table.window :]
-    after = _words_outside(line, span.end, stop, others)[: table.window]
+def infer_type(before: list[str], after: list[str], table: LinkTable) -> str:
+    """GBRAIN-8: the type of the nearest trigger among a link's window words."""
     best: tuple[int, int] | None = None
     for rank, (_, triggers) in enumerate(table.triggers):
         for trigger in triggers:
@@ -251,11 +268,15 @@ def extract_links(path: str, markdown: str) -> tuple[str, list[Edge]]:
         if not spans:
             continue
         label = typed_label(blanked, table)
-        ends = _sentence_ends(blanked, spans) if label is None else []
-        for span in spans:
+        windows = (
+            link_windows(blanked, spans, _sentence_ends(blanked, spans), table.window)
+            if label is None
+            else []
+        )
+        for k, span in enumerate(spans):
             to = target_page(span.target, base)
             if to is None or to == page:
                 continue
-            kind = label if label is not None else infer_type(blanked, span, spans, ends, table)
+            kind = label if label is not None else infer_type(*windows[k], table)
             found.add((to, kind))
     return page, [Edge(page, to, kind) for to, kind in sorted(found)]

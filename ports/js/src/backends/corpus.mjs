@@ -70,12 +70,9 @@ export class FtsIndex {
     db.exec('BEGIN');
     try {
       if (removePaths.length) {
-        const del = db.prepare('DELETE FROM chunks WHERE path = ?');
-        try {
-          for (const p of removePaths) del.run([p]);
-        } finally {
-          del.finalize();
-        }
+        // One statement, one scan of the table: a DELETE per path scanned the FTS5 table
+        // once per removed document (path is not a key), quadratic in removals (issue 29).
+        db.run('DELETE FROM chunks WHERE path IN (SELECT value FROM json_each(?))', [JSON.stringify(removePaths)]);
       }
       if (chunks.length) {
         const ins = db.prepare('INSERT INTO chunks (id, path, title, summary, content) VALUES (?, ?, ?, ?, ?)');

@@ -64,11 +64,18 @@ export function parseOptions(obj) {
 }
 
 // GBRAIN-22: at most 8 strings, none empty after normalisation (TEXT-1..4); null is none.
+// GBRAIN-22: a variant is bounded as the query is (PIPE-14).
+const MAX_VARIANT_CODE_POINTS = 4096;
+
 function parseVariants(raw, where) {
   if (raw === undefined || raw === null) return [];
   if (!Array.isArray(raw) || raw.length > MAX_VARIANTS) throw invalid(`${where} must be a list of at most ${MAX_VARIANTS} strings`);
   raw.forEach((v, i) => {
     if (typeof v !== 'string' || normalise(v) === '') throw invalid(`${where}[${i}] must be a string, not empty after normalisation`);
+    // GBRAIN-22, PIPE-14: at most 4096 code points (UTF-16 length overcounts astral ones).
+    if (v.length > MAX_VARIANT_CODE_POINTS && cpLength(v) > MAX_VARIANT_CODE_POINTS) {
+      throw invalid(`${where}[${i}] has more than ${MAX_VARIANT_CODE_POINTS} code points (PIPE-14)`);
+    }
   });
   return [...raw];
 }

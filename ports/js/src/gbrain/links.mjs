@@ -65,6 +65,7 @@ export function blankLine(line) {
   if (!line.includes('\\') && !line.includes('`')) return line;
   const cps = Array.from(line);
   const n = cps.length;
+  const runs = backtickRuns(cps);
   let out = '';
   let i = 0;
   while (i < n) {
@@ -77,7 +78,7 @@ export function blankLine(line) {
     if (ch === '`') {
       let j = i;
       while (j < n && cps[j] === '`') j++;
-      const close = closingRun(cps, j, j - i);
+      const close = runs.closing(j, j - i);
       if (close === -1) {
         out += cps.slice(i, j).join('');
         i = j;
@@ -93,19 +94,35 @@ export function blankLine(line) {
   return out;
 }
 
-function closingRun(cps, start, size) {
-  let k = start;
-  while (k < cps.length) {
+// The maximal backtick runs of a code point array by length, so each closing run is found by
+// bisection; scanning forward from each opener was quadratic on unclosed runs (issue 29).
+function backtickRuns(cps) {
+  const bySize = new Map();
+  for (let k = 0; k < cps.length; ) {
     if (cps[k] !== '`') {
       k++;
       continue;
     }
     let m = k;
     while (m < cps.length && cps[m] === '`') m++;
-    if (m - k === size) return m;
+    if (!bySize.has(m - k)) bySize.set(m - k, []);
+    bySize.get(m - k).push(k);
     k = m;
   }
-  return -1;
+  return {
+    // End of the first maximal run of exactly `size` starting at or after `start`, or -1.
+    closing(start, size) {
+      const starts = bySize.get(size) ?? [];
+      let lo = 0;
+      let hi = starts.length;
+      while (lo < hi) {
+        const mid = (lo + hi) >> 1;
+        if (starts[mid] < start) lo = mid + 1;
+        else hi = mid;
+      }
+      return lo < starts.length ? starts[lo] + size : -1;
+    },
+  };
 }
 
 // GBRAIN-6 steps 3-6.
@@ -135,12 +152,16 @@ export function targetPage(target, base) {
 // GBRAIN-5: wikilinks first, then markdown links with wikilinks blanked; images skipped.
 function linkSpans(line, t) {
   const spans = [];
-  let rest = line;
+  const pieces = [];
+  let pos = 0;
   for (const m of line.matchAll(t.wikilink)) {
     const end = m.index + m[0].length;
     spans.push({ start: m.index, end, target: m[t.wikilinkGroup] });
-    rest = rest.slice(0, m.index) + ' '.repeat(m[0].length) + rest.slice(end);
+    pieces.push(line.slice(pos, m.index), ' '.repeat(m[0].length));
+    pos = end;
   }
+  pieces.push(line.slice(pos));
+  const rest = pieces.join('');
   for (const m of rest.matchAll(t.markdown)) {
     if (m.index > 0 && rest[m.index - 1] === '!') continue;
     spans.push({ start: m.index, end: m.index + m[0].length, target: m[t.markdownGroup] });
@@ -152,18 +173,6 @@ function linkSpans(line, t) {
 function wordsOf(text) {
   const lowered = text.replace(/[A-Z]/g, (c) => String.fromCharCode(c.charCodeAt(0) + 32));
   return lowered.match(/[a-z0-9]+/g) ?? [];
-}
-
-function wordsOutside(line, lo, hi, spans) {
-  const out = [];
-  let pos = lo;
-  for (const s of spans) {
-    if (s.end <= lo || s.start >= hi) continue;
-    out.push(...wordsOf(line.slice(pos, Math.max(pos, s.start))));
-    pos = Math.max(pos, s.end);
-  }
-  out.push(...wordsOf(line.slice(pos, hi)));
-  return out;
 }
 
 function sentenceEnds(line, spans) {
@@ -187,17 +196,36 @@ function occurrences(words, trigger) {
   return out;
 }
 
-function inferType(line, span, spans, ends, t) {
-  let start = 0;
-  let stop = line.length;
-  for (const p of ends) {
-    if (p < span.start) start = Math.max(start, p + 1);
-    if (p >= span.end) stop = Math.min(stop, p);
+// GBRAIN-8: per span, the last `window` words of its sentence before it and the first after
+// it, every link span a separator. The line is tokenised once, left to right, so the cost is
+// linear in its length; re-tokenising the sentence per link was quadratic (issue 29).
+function linkWindows(line, spans, ends, window) {
+  const bounds = spans.map((s, k) => [s.start, s.end, k]);
+  for (const p of ends) bounds.push([p, p + 1, -1]);
+  bounds.sort((a, b) => a[0] - b[0]);
+  const words = [];
+  const marks = new Array(spans.length);
+  const stops = [];
+  let first = 0;
+  let pos = 0;
+  for (const [lo, hi, k] of bounds) {
+    for (const w of wordsOf(line.slice(pos, lo))) words.push(w);
+    pos = hi;
+    if (k < 0) {
+      stops.push(words.length);
+      first = words.length;
+    } else marks[k] = [first, words.length, stops.length];
   }
-  const others = spans.filter((s) => s !== span);
-  const beforeAll = wordsOutside(line, start, span.start, others);
-  const before = beforeAll.slice(Math.max(0, beforeAll.length - t.window));
-  const after = wordsOutside(line, span.end, stop, others).slice(0, t.window);
+  for (const w of wordsOf(line.slice(pos))) words.push(w);
+  stops.push(words.length);
+  return marks.map(([lo, at, sentence]) => [
+    words.slice(Math.max(lo, at - window), at),
+    words.slice(at, Math.min(stops[sentence], at + window)),
+  ]);
+}
+
+// GBRAIN-8: the type of the nearest trigger among a link's window words.
+function inferType(before, after, t) {
   let best = null;
   t.triggers.forEach(([, triggers], rank) => {
     for (const trigger of triggers) {
@@ -244,13 +272,13 @@ export function extractLinks(path, markdown) {
     const spans = linkSpans(blanked, t);
     if (spans.length === 0) return;
     const label = typedLabel(blanked, t);
-    const ends = label === null ? sentenceEnds(blanked, spans) : [];
-    for (const span of spans) {
+    const windows = label === null ? linkWindows(blanked, spans, sentenceEnds(blanked, spans), t.window) : [];
+    spans.forEach((span, k) => {
       const to = targetPage(span.target, base);
-      if (to === null || to === page) continue;
-      const type = label !== null ? label : inferType(blanked, span, spans, ends, t);
+      if (to === null || to === page) return;
+      const type = label !== null ? label : inferType(windows[k][0], windows[k][1], t);
       found.set(JSON.stringify([to, type]), { from: page, to, type });
-    }
+    });
   });
   const edges = [...found.values()].sort(
     (a, b) => compareCodePoints(a.to, b.to) || compareCodePoints(a.type, b.type),

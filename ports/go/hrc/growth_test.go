@@ -1,0 +1,86 @@
+package hrc
+
+// Growth checks (issue 29, item 1): the pattern-driven parsers stay near-linear in their
+// input. Each test times two input sizes and compares the ratio, never an absolute time: a
+// linear step costs about factor times more on factor times the input, a quadratic one
+// factor squared; the bound is 2 x factor. Each size keeps the fastest of a few repetitions.
+
+import (
+	"fmt"
+	"math"
+	"runtime"
+	"runtime/debug"
+	"strings"
+	"testing"
+	"time"
+)
+
+// fastest runs with the collector off and a collection before each repetition: collector
+// pauses and its background work on a loaded machine otherwise dwarf the time measured.
+func fastest(run func(), reps int) time.Duration {
+	defer debug.SetGCPercent(debug.SetGCPercent(-1))
+	best := time.Duration(math.MaxInt64)
+	for r := 0; r < reps; r++ {
+		runtime.GC()
+		start := cpuTime()
+		run()
+		best = min(best, cpuTime()-start)
+	}
+	return best
+}
+
+func assertLinear(t *testing.T, make func(n int) func(), small, factor int, what string) {
+	t.Helper()
+	little := max(fastest(make(small), 3), time.Microsecond)
+	large := fastest(make(factor*small), 3)
+	ratio := float64(large) / float64(little)
+	if ratio >= float64(2*factor) {
+		t.Errorf("%s: %dx the input took %.1fx the time", what, factor, ratio)
+	}
+}
+
+func repeatInput(fn func(string), unit string) func(int) func() {
+	return func(n int) func() {
+		text := strings.Repeat(unit, n)
+		return func() { fn(text) }
+	}
+}
+
+func TestLinkExtractionIsLinearInLinksPerLine(t *testing.T) { // GBRAIN-8
+	// One line, so every link shares a sentence window: re-tokenising it per link was quadratic.
+	for _, unit := range []string{"[[a]] ", "[x](a) ", "[[a]]. founded ", "[a](b) worked at [[c|d]] "} {
+		extract := func(s string) { GbrainExtract("p.md", s) }
+		assertLinear(t, repeatInput(extract, unit), 40000/len(unit), 4, unit)
+	}
+}
+
+func TestCodeSpanBlankingIsLinearInUnclosedRuns(t *testing.T) { // GBRAIN-4
+	// Runs of distinct lengths never close; scanning the rest of the line from each was n**1.5.
+	make := func(n int) func() {
+		var b strings.Builder
+		b.WriteString("[a] ")
+		for k := 1; k < int(math.Sqrt(float64(2*n))); k++ {
+			b.WriteString(strings.Repeat("`", k) + " ")
+		}
+		line := b.String()
+		return func() { gbrainBlank(line) }
+	}
+	assertLinear(t, make, 20000, 16, "unclosed backtick runs")
+}
+
+func TestQueryParsersAreLinearInQueryLength(t *testing.T) {
+	date := "2026-03-01"
+	parsers := map[string]func(string){
+		"intent":         func(s string) { intentTables["anchor"].Detect(s) },
+		"intent hrc-1.0": func(s string) { intentTables["hrc-1.0"].Detect(s) },
+		"temporal":       func(s string) { ExpandTemporal(s, &date) },
+		"engram classes": func(s string) { EngramClassify(s) },
+		"engram dates":   func(s string) { engramQueryDates(s) },
+		"gbrain routing": func(s string) { gbrainClassify(s) },
+	}
+	for name, fn := range parsers {
+		for _, unit := range []string{"3 days ago ", "last monday ", "2026-01-01 ", "did i bought ", "1 ", "  "} {
+			assertLinear(t, repeatInput(fn, unit), 20000/len(unit), 4, fmt.Sprintf("%s on %q", name, unit))
+		}
+	}
+}
