@@ -1,11 +1,11 @@
 """Rebuild the conformance gallery of ports/wild/ (issue 28): popular RRF and metrics code,
 each library in a virtualenv of its own, run through the suite and tabulated.
 
-    python tools/gallery.py install [LIB ...]   # .gallery/LIB/venv from ports/wild/LIB/requirements.lock
-    python tools/gallery.py run [LIB ...]       # hrc run -> ports/wild/LIB/report.json
-    python tools/gallery.py render              # the matrices of ports/wild/README.md from the reports
-    python tools/gallery.py check               # exit 1 when README.md is not what `render` writes
-    python tools/gallery.py all                 # install, run, render (what `tox -e gallery` runs)
+    python tools/gallery.py install [LIB ...]  # .gallery/LIB/venv from ports/wild/LIB/*.lock
+    python tools/gallery.py run [LIB ...]      # hrc run -> ports/wild/LIB/report.json
+    python tools/gallery.py render             # ports/wild/README.md's matrices from the reports
+    python tools/gallery.py check              # exit 1 when README.md is not what render writes
+    python tools/gallery.py all                # install, run, render (what `tox -e gallery` runs)
 
 `install` and `run` need PyPI (hashed locks, `--no-deps`); `render` and `check` read only the
 committed reports, so tests/test_gallery.py runs without any install.
@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import argparse
 import hashlib
-import json
 import os
 import shlex
 import shutil

@@ -19,9 +19,9 @@ from typing import Any
 
 os.environ["HAYSTACK_TELEMETRY_ENABLED"] = "False"
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-import wildproto  # noqa: E402
-from haystack import Document  # noqa: E402
-from haystack.components.joiners import DocumentJoiner  # noqa: E402
+import wildproto
+from haystack import Document
+from haystack.components.joiners import DocumentJoiner
 
 #: The spec's k that Haystack's built-in constant stands for (61 on 0-based ranks).
 LIBRARY_K = 60

@@ -16,9 +16,9 @@ from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-import ir_measures  # noqa: E402
-import wildproto  # noqa: E402
-from ir_measures import AP, RR, NumRel, NumRet, P, R, Success, nDCG  # noqa: E402
+import ir_measures
+import wildproto
+from ir_measures import AP, RR, NumRel, NumRet, P, R, Success, nDCG
 
 # ir-measures validates measure parameters with `assert`.
 wildproto.ERROR_KINDS.append((AssertionError, "invalid_input"))

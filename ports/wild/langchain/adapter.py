@@ -17,15 +17,15 @@ import collections
 import sys
 from importlib.metadata import version
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-import wildproto  # noqa: E402
-from langchain_classic.retrievers import EnsembleRetriever  # noqa: E402
-from langchain_classic.retrievers import ensemble as ensemble_module  # noqa: E402
-from langchain_core.callbacks import CallbackManagerForRetrieverRun  # noqa: E402
-from langchain_core.documents import Document  # noqa: E402
-from langchain_core.retrievers import BaseRetriever  # noqa: E402
+import wildproto
+from langchain_classic.retrievers import EnsembleRetriever
+from langchain_classic.retrievers import ensemble as ensemble_module
+from langchain_core.callbacks import CallbackManagerForRetrieverRun
+from langchain_core.documents import Document
+from langchain_core.retrievers import BaseRetriever
 
 
 class FixedRetriever(BaseRetriever):
@@ -42,7 +42,7 @@ class FixedRetriever(BaseRetriever):
 class RecordingDict(collections.defaultdict):  # type: ignore[type-arg]
     """The module's `defaultdict`, remembering each instance so the scores can be read."""
 
-    made: list[RecordingDict] = []
+    made: ClassVar[list[RecordingDict]] = []
 
     def __init__(self, *args: Any) -> None:
         super().__init__(*args)

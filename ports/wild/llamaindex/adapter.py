@@ -17,10 +17,10 @@ from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-import wildproto  # noqa: E402
-from llama_index.core.llms.mock import MockLLM  # noqa: E402
-from llama_index.core.retrievers import BaseRetriever, QueryFusionRetriever  # noqa: E402
-from llama_index.core.schema import NodeWithScore, QueryBundle, TextNode  # noqa: E402
+import wildproto
+from llama_index.core.llms.mock import MockLLM
+from llama_index.core.retrievers import BaseRetriever, QueryFusionRetriever
+from llama_index.core.schema import NodeWithScore, QueryBundle, TextNode
 
 #: The constant `_reciprocal_rerank_fusion` uses; no parameter sets it.
 LIBRARY_K = 60

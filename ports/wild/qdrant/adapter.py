@@ -18,8 +18,8 @@ from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-import wildproto  # noqa: E402
-from qdrant_client import QdrantClient, models  # noqa: E402
+import wildproto
+from qdrant_client import QdrantClient, models
 
 CLIENT = QdrantClient(":memory:")
 COLLECTION = "hrc"

@@ -19,8 +19,8 @@ from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-import wildproto  # noqa: E402
-from ranx import Qrels, Run, evaluate, fuse  # noqa: E402
+import wildproto
+from ranx import Qrels, Run, evaluate, fuse
 
 # ranx validates with `assert` ("Only one run provided", query ids that do not match).
 wildproto.ERROR_KINDS.append((AssertionError, "invalid_input"))
