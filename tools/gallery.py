@@ -5,7 +5,8 @@ each library in a virtualenv of its own, run through the suite and tabulated.
     python tools/gallery.py run [LIB ...]      # hrc run -> ports/wild/LIB/report.json
     python tools/gallery.py render             # ports/wild/README.md's matrices from the reports
     python tools/gallery.py check              # exit 1 when README.md is not what render writes
-    python tools/gallery.py all                # install, run, render (what `tox -e gallery` runs)
+    python tools/gallery.py all                # install, run, render: refresh the gallery
+    python tools/gallery.py verify             # install, run elsewhere, check (`tox -e gallery`)
 
 `install` and `run` need PyPI (hashed locks, `--no-deps`); `render` and `check` read only the
 committed reports, so tests/test_gallery.py runs without any install.
@@ -20,6 +21,7 @@ import shlex
 import shutil
 import subprocess
 import sys
+import tempfile
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
@@ -56,8 +58,9 @@ def adapter_command(lib: str) -> str:
     return f"{python} {(WILD / lib / 'adapter.py').relative_to(ROOT)}"
 
 
-def report_path(lib: str) -> Path:
-    return WILD / lib / "report.json"
+def report_path(lib: str, reports: Path | None = None) -> Path:
+    """The committed report of `lib`, or `reports/LIB.json` for a fresh run elsewhere."""
+    return WILD / lib / "report.json" if reports is None else reports / f"{lib}.json"
 
 
 def install(lib: str) -> None:
@@ -79,13 +82,13 @@ def install(lib: str) -> None:
     stamp.write_text(digest + "\n")
 
 
-def run(lib: str) -> None:
+def run(lib: str, reports: Path | None = None) -> None:
     """`hrc run` of the rrf and metrics cases; a failing case is a finding, not an error."""
     hrc = Path(sys.executable).parent / "hrc"
-    command = [str(hrc) if hrc.exists() else "hrc", "run", "--quiet",
+    command = [str(hrc) if hrc.exists() else "hrc", "run", "--quiet", "--golden", "golden",
                "--timeout", str(TIMEOUTS.get(lib, 10)),
                "--adapter", adapter_command(lib),
-               "--report-json", str(report_path(lib).relative_to(ROOT))]
+               "--report-json", str(report_path(lib, reports))]
     for pattern in SELECT:
         command += ["--select", pattern]
     print(f"gallery: {lib}: {shlex.join(command)}", flush=True)
@@ -131,9 +134,10 @@ def _clause_key(clause: str) -> tuple[str, int]:
     return (prefix, int(number) if number.isdigit() else 0)
 
 
-def rendered() -> str:
-    """The generated block of ports/wild/README.md, from the committed reports."""
-    documents = [(lib, load(report_path(lib))) for lib in LIBRARIES]
+def rendered(reports: Path | None = None) -> str:
+    """The generated block of ports/wild/README.md, from the committed reports (or those in
+    `reports`). Only hello fields and case outcomes enter it, never durations."""
+    documents = [(lib, load(report_path(lib, reports))) for lib in LIBRARIES]
     stages, rows = build([doc for _, doc in documents])
     versions = "\n".join(
         f"| [`{lib}`]({lib}/) | {doc['adapter'].get('name', '?')} "
@@ -167,18 +171,20 @@ def rendered() -> str:
     ]) + "\n"
 
 
-def render(check: bool) -> int:
+def render(check: bool, reports: Path | None = None) -> int:
+    """Write the generated block of README.md, or (`check`) exit 1 when it differs."""
     text = README.read_text(encoding="utf-8")
     start, end = text.find(BEGIN), text.find(END)
     if start < 0 or end < 0:
         print(f"{README.relative_to(ROOT)}:1: gallery markers missing", file=sys.stderr)
         return 2
-    new = text[:start] + rendered() + text[end + len(END) + 1:]
+    new = text[:start] + rendered(reports) + text[end + len(END) + 1:]
     if check:
         if new != text:
             line = text[:start].count("\n") + 1
-            print(f"{README.relative_to(ROOT)}:{line}: the gallery matrix is stale; "
-                  "run `python tools/gallery.py render`", file=sys.stderr)
+            source = "the committed reports" if reports is None else f"the reports in {reports}"
+            print(f"{README.relative_to(ROOT)}:{line}: the gallery matrix is not what {source} "
+                  "give; run `python tools/gallery.py all` and commit", file=sys.stderr)
             return 1
         return 0
     README.write_text(new, encoding="utf-8", newline="\n")
@@ -188,13 +194,25 @@ def render(check: bool) -> int:
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="tools/gallery.py", description=__doc__.split("\n")[0])
-    parser.add_argument("step", choices=("install", "run", "render", "check", "all"))
+    parser.add_argument("step", choices=("install", "run", "render", "check", "all", "verify"))
     parser.add_argument("libs", nargs="*", metavar="LIB", help=f"default: {' '.join(LIBRARIES)}")
+    parser.add_argument("--reports", type=Path, metavar="DIR",
+                        help="verify: write the fresh reports here (default: a temporary folder)")
     args = parser.parse_args(argv)
     unknown = [lib for lib in args.libs if lib not in LIBRARIES]
     if unknown:
         parser.error(f"unknown library {unknown[0]!r}; known: {', '.join(LIBRARIES)}")
     libs = args.libs or list(LIBRARIES)
+    if args.step == "verify":  # the committed matrix is what a fresh rebuild gives
+        if args.libs:
+            parser.error("verify rebuilds every library")
+        with tempfile.TemporaryDirectory() as tmp:
+            reports = args.reports or Path(tmp)
+            reports.mkdir(parents=True, exist_ok=True)
+            for lib in libs:
+                install(lib)
+                run(lib, reports)
+            return render(check=True, reports=reports)
     if args.step in ("install", "all"):
         for lib in libs:
             install(lib)

@@ -67,7 +67,8 @@ def serve(name: str, version: str, operations: dict[str, Operation],
         if message["type"] == "hello":
             write({"type": "hello", "protocol": 1, "name": name, "version": version,
                    "specVersion": "2.2.0", "operations": sorted(operations),
-                   "capabilities": sorted(capabilities)})
+                   "capabilities": sorted(capabilities),
+                   "dataFiles": {}})  # PROTO-28: no spec/data file is read (rrf, metrics)
         elif message["type"] == "run":
             write(answer(operations, message))
         elif message["type"] == "bye":
