@@ -23,6 +23,7 @@ import subprocess
 import sys
 import tempfile
 from collections.abc import Mapping, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
@@ -38,7 +39,7 @@ WILD = ROOT / "ports" / "wild"
 GALLERY = ROOT / ".gallery"
 README = WILD / "README.md"
 #: The libraries, in the order of the matrix rows.
-LIBRARIES = ("ranx", "ir-measures", "llamaindex", "haystack", "langchain", "qdrant")
+LIBRARIES = ("ranx", "ir-measures", "llamaindex", "haystack", "langchain", "qdrant", "lancedb")
 #: The golden cases the gallery runs: the two operations a fusion or evaluation library can have.
 SELECT = ("rrf", "metrics")
 #: Per-case timeouts (s): ranx compiles numba kernels for each new argument type (seconds on a
@@ -80,6 +81,14 @@ def install(lib: str) -> None:
                    check=True)
     subprocess.run([*pip, "check"], check=True)
     stamp.write_text(digest + "\n")
+
+
+def install_all(libs: Sequence[str]) -> None:
+    """`install` for each library, three at a time (downloads overlap); the first failure
+    stops the step."""
+    with ThreadPoolExecutor(max_workers=3) as pool:
+        for future in [pool.submit(install, lib) for lib in libs]:
+            future.result()
 
 
 def run(lib: str, reports: Path | None = None) -> None:
@@ -209,13 +218,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         with tempfile.TemporaryDirectory() as tmp:
             reports = args.reports or Path(tmp)
             reports.mkdir(parents=True, exist_ok=True)
+            install_all(libs)
             for lib in libs:
-                install(lib)
                 run(lib, reports)
             return render(check=True, reports=reports)
     if args.step in ("install", "all"):
-        for lib in libs:
-            install(lib)
+        install_all(libs)
     if args.step in ("run", "all"):
         for lib in libs:
             run(lib)
