@@ -42,9 +42,10 @@ README = WILD / "README.md"
 LIBRARIES = ("ranx", "ir-measures", "llamaindex", "haystack", "langchain", "qdrant", "lancedb")
 #: The golden cases the gallery runs: the two operations a fusion or evaluation library can have.
 SELECT = ("rrf", "metrics")
-#: Per-case timeouts (s): ranx compiles numba kernels for each new argument type (seconds on a
-#: cold cache), so its cases get longer; a library that hangs still ends as `timed_out`.
-TIMEOUTS = {"ranx": 120}
+#: Runner timeouts (s) per library, default 10 per case: ranx compiles its numba kernels at
+#: start-up (its adapter warms them before hello: over 30 s in a fresh virtualenv) and for each
+#: new argument type, so it gets longer ones; a library that hangs still ends as `timed_out`.
+TIMEOUTS = {"ranx": ("120", "600")}
 BEGIN = "<!-- gallery:begin (written by tools/gallery.py render; do not edit) -->"
 END = "<!-- gallery:end -->"
 
@@ -95,7 +96,8 @@ def run(lib: str, reports: Path | None = None) -> None:
     """`hrc run` of the rrf and metrics cases; a failing case is a finding, not an error."""
     hrc = Path(sys.executable).parent / "hrc"
     command = [str(hrc) if hrc.exists() else "hrc", "run", "--quiet", "--golden", "golden",
-               "--timeout", str(TIMEOUTS.get(lib, 10)),
+               "--timeout", TIMEOUTS.get(lib, ("10", "30"))[0],
+               "--handshake-timeout", TIMEOUTS.get(lib, ("10", "30"))[1],
                "--adapter", adapter_command(lib),
                "--report-json", str(report_path(lib, reports))]
     for pattern in SELECT:
