@@ -29,6 +29,7 @@ CAPABILITIES = (
     "stopwords:hrc-1.0",
     "canonical-fts5",
     "graph-leg",
+    "bm25-fanout",
 )
 
 Handler = Callable[[dict[str, Any]], dict[str, Any]]

@@ -20,6 +20,8 @@ RERANKER = "reranker:hrc-lexical-v1"
 PROFILE_PREFIX = "profile:"
 #: spec/graph.md GRAPH-1: the optional third leg.
 GRAPH_LEG = "graph-leg"
+#: spec/fanout.md FANOUT-1: the anchor's first BM25 pass.
+BM25_FANOUT = "bm25-fanout"
 #: The default named data (spec/README.md); any other name is an optional table.
 DEFAULT_DATA_NAME = "anchor"
 #: request/input field -> (capability prefix, data file prefix in spec/data).
@@ -40,6 +42,7 @@ OP_CAPABILITIES: Mapping[str, frozenset[str]] = {
     "vector_search": frozenset({EMBEDDER}),
     "lexical_rerank": frozenset({RERANKER}),
     "search_corpus": frozenset({SQLITE_FTS5, EMBEDDER, RERANKER}),
+    "fanout_texts": frozenset({"bm25-fanout"}),
 }
 
 
@@ -83,6 +86,26 @@ def uses_graph_leg(op: str, data: Mapping[str, Any]) -> bool:
     request = data.get("request")
     weights = request.get("weights") if isinstance(request, dict) else None
     return isinstance(weights, dict) and weights.get("graph") is not None
+
+
+def uses_scripted_fts5(op: str, data: Mapping[str, Any]) -> bool:
+    """BACKEND-42: a `search` whose scripted index executes expressions with FTS5."""
+    if op != "search":
+        return False
+    backends = data.get("backends")
+    bm25 = backends.get("bm25") if isinstance(backends, dict) else None
+    return isinstance(bm25, dict) and bm25.get("fts5") is True
+
+
+def uses_bm25_fanout(op: str, data: Mapping[str, Any]) -> bool:
+    """FANOUT-1: a search request whose `bm25Fanout` is present and not false (or null)."""
+    if op not in _SEARCH_OPS:
+        return False
+    request = data.get("request")
+    if not isinstance(request, dict):
+        return False
+    value = request.get("bm25Fanout")
+    return value is not None and value is not False
 
 
 def enabled_profiles(op: str, data: Mapping[str, Any], spec_dir: Path) -> set[str]:
@@ -137,6 +160,10 @@ def detected(op: str, data: Mapping[str, Any], data_dir: Path) -> set[str]:
         out.add(RRF_WEIGHTS)
     if uses_graph_leg(op, data):
         out.add(GRAPH_LEG)
+    if uses_scripted_fts5(op, data):
+        out.add(SQLITE_FTS5)
+    if uses_bm25_fanout(op, data):
+        out.add(BM25_FANOUT)
     out |= enabled_profiles(op, data, data_dir.parent)
     out |= _named_data(op, data, data_dir)
     return out
@@ -144,7 +171,7 @@ def detected(op: str, data: Mapping[str, Any], data_dir: Path) -> set[str]:
 
 def is_input_feature(capability: str) -> bool:
     """Capabilities read from the input alone: a case MUST NOT list one its input does not use."""
-    return capability in (RRF_WEIGHTS, GRAPH_LEG) or capability.startswith(
+    return capability in (RRF_WEIGHTS, GRAPH_LEG, BM25_FANOUT) or capability.startswith(
         tuple(prefix for prefix, _ in _NAMED_DATA.values())
     )
 

@@ -79,16 +79,23 @@ def fields(op: str, expected: Any) -> list[str]:
 
 def _attempt_fields(bm25: Any, where: str) -> list[str]:
     """The FTS5 `expression` pointers of a BM25 leg's attempt rows (TRACE-8), at `where`."""
-    attempts = bm25.get("attempts") if isinstance(bm25, dict) else None
-    if not isinstance(attempts, list):
+    if not isinstance(bm25, dict):
         return []
-    return [
+    attempts = bm25.get("attempts")
+    found = [
         f"{where}/attempts/{i}/expression"
-        for i, row in enumerate(attempts)
+        for i, row in enumerate(attempts if isinstance(attempts, list) else [])
         if isinstance(row, dict)
         and isinstance(row.get("expression"), str)
         and row.get("rung") != _NOT_FTS5_RUNG
     ]
+    first_pass = bm25.get("firstPass")  # FANOUT-19: every first-pass query is FTS5
+    found += [
+        f"{where}/firstPass/{i}/expression"
+        for i, row in enumerate(first_pass if isinstance(first_pass, list) else [])
+        if isinstance(row, dict) and isinstance(row.get("expression"), str)
+    ]
+    return found
 
 
 def _with(value: Any, pointer: str, new: Any) -> Any:

@@ -10,7 +10,7 @@ property checks a law the spec states without needing an expected output:
   (RRF-6, RRF-8, RRF-12);
 - `rerank-tail`: items beyond rerankTopN come back untouched, the head is a permutation of
   itself (RERANK-3, RERANK-11);
-- `ladder-prefix`: the rows are a prefix of the canonical rung order and the walk stops at the
+- `ladder-prefix`: the rows are a subsequence of the canonical rung order and the walk stops at the
   first rung given hits (LADDER-2), checked metamorphically on scripted backends;
 - `intent-compose`: each multiplier is the left-to-right product of its rules' multipliers from
   the default table (spec/data/intent-anchor.json), scores compose the same way, rules belong
@@ -345,16 +345,27 @@ def check_rerank_tail(client: PortClient, example: JSON) -> None:
 
 
 def check_ladder_prefix(client: PortClient, example: JSON) -> None:
-    """LADDER-2: rows are a canonical prefix; hits on rung j end the walk at rung j."""
+    """LADDER-2, LADDER-3: rows are a subsequence of the canonical order that always holds
+    `initial` and `force-refresh` once reached; hits on rung j end the walk at rung j."""
     base = example["input"]
     first = _result(client, "search", base)["trace"]["bm25"]
     rows = first["attempts"]
     names = [r["rung"] for r in rows]
-    if tuple(names) != RUNGS[: len(names)]:
-        raise Violation(f"rows {names} are not a prefix of the canonical order", [("search", base)])
-    if first["winningRung"] is None and len(rows) != len(RUNGS):
-        raise Violation(f"no rung won but only {len(rows)} rows were emitted", [("search", base)])
-    searched = [i for i, r in enumerate(rows) if r["searched"] and r["rung"] != "trigram_fuzzy"]
+    positions = [RUNGS.index(n) if n in RUNGS else -1 for n in names]
+    if -1 in positions or positions != sorted(set(positions)):
+        raise Violation(f"rows {names} are not a subsequence of the canonical order",
+                        [("search", base)])
+    if first["winningRung"] is None and not {"initial", "force-refresh"} <= set(names):
+        raise Violation(f"no rung won but rows {names} lack initial or force-refresh",
+                        [("search", base)])
+    # LADDER-6: a repeated expression is searched again, so only its first row can win alone.
+    seen: set[str] = set()
+    searched = []
+    for i, r in enumerate(rows):
+        if r["searched"] and r["rung"] != "trigram_fuzzy" and r["expression"] not in seen:
+            searched.append(i)
+        if r["searched"]:
+            seen.add(r["expression"])
     if not searched or any(r["hits"] for r in rows[:-1]):
         return
     j = searched[example["pick"] % len(searched)]

@@ -70,6 +70,12 @@ def register(subparsers: Any) -> None:
         help="a query variant (repeatable, at most 8; needs --profile gbrain): each runs the "
         "whole hybrid stack and the lists merge by RRF (spec/profiles/gbrain.md GBRAIN-22)",
     )
+    s.add_argument(
+        "--fanout",
+        action="store_true",
+        help="the BM25 leg's first pass is the anchor's fanout of up to four derived queries "
+        "(bm25Fanout, spec/fanout.md)",
+    )
     s.add_argument("--trace", action="store_true", help="also print a readable view of the trace")
     s.add_argument("--json", action="store_true", help="print {results, trace} as JSON instead")
     s.set_defaults(func=cmd_search)
@@ -94,8 +100,8 @@ def _fail(command: str, message: str, status: int = 2) -> int:
     return status
 
 
-def _plural(count: int, noun: str) -> str:
-    return f"{count} {noun}" + ("" if count == 1 else "s")
+def _plural(count: int, noun: str, nouns: str | None = None) -> str:
+    return f"{count} {noun if count == 1 else (nouns or noun + 's')}"
 
 
 @contextlib.contextmanager
@@ -241,6 +247,11 @@ def _format_trace_summary(trace: dict[str, Any]) -> str:
         + (" (fell back to bm25)" if trace["fellBackToBM25"] else ""),
         f"query: {shown(trace['query']['expression']) or '(nothing searchable)'}",
     ]
+    first_pass = bm25.get("firstPass")  # TRACE-17: the fanout's first-pass queries
+    if first_pass is not None:
+        out.append(f"first pass: {_plural(len(first_pass), 'query', 'queries')}")
+        for p in first_pass:
+            out.append(f"  {shown(p['expression']):<62} {_plural(p['hits'], 'hit')}")
     for a in bm25["attempts"]:
         what = f"{a['hits']} hits" if a["searched"] else f"skipped ({a['skip']})"
         if a["error"]:
@@ -292,6 +303,7 @@ def cmd_search(args: argparse.Namespace) -> int:
         "rerankTopN": args.rerank_top_n,
         "rerank": not args.no_rerank,
         "intentTable": args.intent_table,
+        "bm25Fanout": args.fanout,
     }
     profiles: dict[str, Any] = {name: {} for name in args.profile}
     if args.variant:

@@ -11,7 +11,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from reference import text
+from reference import fanout, text
 from reference.query import compile_query, fts_quote, parse, sanitise
 from reference.query.stopwords import DEFAULT_LIST
 from reference.strongest import strongest_term
@@ -123,16 +123,21 @@ class Bm25LegResult:
     used_retry: bool = False
     winning_rung: str | None = None
     error: dict[str, str] | None = None
+    #: FANOUT-19: one `{expression, hits}` per first-pass query; None without the fanout.
+    first_pass: list[dict[str, Any]] | None = None
 
     def trace_json(self) -> dict[str, Any]:
         """The `bm25` trace fields this module owns (spec/trace.md); `ran` is the pipeline's."""
-        return {
+        out: dict[str, Any] = {
             "attempts": [a.to_json() for a in self.attempts],
             "usedRetry": self.used_retry,
             "winningRung": self.winning_rung,
             "hits": len(self.hits),
             "error": dict(self.error) if self.error is not None else None,
         }
+        if self.first_pass is not None:
+            out["firstPass"] = [dict(row) for row in self.first_pass]
+        return out
 
 
 def _index_error(exc: IndexError_) -> dict[str, str]:
@@ -147,6 +152,36 @@ class _Walk:
         self.rows: list[Attempt] = []
         self.hits: list[Candidate] = []
         self.error: dict[str, str] | None = None
+        self.passes: list[dict[str, Any]] | None = None
+
+    def first_pass(self, expressions: Sequence[str], search: Search) -> bool:
+        """FANOUT-16..19: search every first-pass expression, merge the kept answers; the
+        `initial` row shows the first expression and the merged count. True to stop."""
+        self.passes = []
+        if not expressions:
+            self.skip(INITIAL, "", SKIP_EMPTY)  # LADDER-4, FANOUT-18
+            return False
+        lists: list[list[Candidate]] = []
+        primary: list[Candidate] = []
+        for i, expression in enumerate(expressions):
+            try:
+                found = list(search(expression, self.k))[: self.k]  # PIPE-4
+            except IndexError_ as exc:  # LADDER-14, FANOUT-18: the first pass stops
+                self.error = _index_error(exc)
+                self.passes.append({"expression": expression, "hits": 0})
+                self.rows.append(Attempt(INITIAL, expressions[0], True, 0, None, self.error))
+                return True
+            self.passes.append({"expression": expression, "hits": len(found)})
+            if i == 0:
+                primary = found
+            if found and (i == 0 or fanout.kept(primary, expression, found)):
+                lists.append(found)
+        merged = fanout.merge(lists, self.k)
+        self.rows.append(Attempt(INITIAL, expressions[0], True, len(merged), None, None))
+        if merged:
+            self.hits = merged
+            return True
+        return False
 
     def skip(self, rung: str, expression: str, reason: str) -> None:
         self.rows.append(Attempt(rung, expression, False, 0, reason, None))
@@ -181,16 +216,21 @@ def run_bm25_leg(
     trigram: TrigramSearch | None,
     candidate_k: int,
     run_ladder: bool,
+    first_pass: Sequence[str] | None = None,
 ) -> Bm25LegResult:
     """LADDER-1..15: the initial search and, on zero hits, the rungs in canonical order.
 
     `search(expression, limit)` raises IndexError_ on a backend error; `trigram` is None when
     the index cannot list its chunks. `run_ladder` is false when skipRetryLadder is set.
+    `first_pass` is the fanout's expressions (FANOUT-14) replacing the initial one, or None.
     """
     if isinstance(candidate_k, bool) or not isinstance(candidate_k, int) or candidate_k < 1:
         raise InvalidInput(f"candidateK must be an integer >= 1, got {candidate_k!r}")
     walk = _Walk(candidate_k)
-    stopped = walk.fts(INITIAL, plan.initial_expression, search)
+    if first_pass is None:
+        stopped = walk.fts(INITIAL, plan.initial_expression, search)
+    else:
+        stopped = walk.first_pass(first_pass, search)
     if not stopped and run_ladder:
         stopped = walk.fts(STRONGEST_TERM, plan.strongest_expression, search)
         if not stopped:
@@ -215,4 +255,5 @@ def run_bm25_leg(
         used_retry=len(walk.rows) > 1,
         winning_rung=winning,
         error=walk.error,
+        first_pass=walk.passes,
     )

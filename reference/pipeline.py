@@ -13,6 +13,7 @@ from typing import Any
 
 from reference import SPEC_VERSION
 from reference.backends.protocols import Embedder, Index, RerankEntry, Reranker, VectorStore
+from reference.fanout import plan_expressions
 from reference.intent import detect, reweight
 from reference.ladder import Bm25LegResult, plan_ladder, run_bm25_leg
 from reference.modes import ResolvedMode, resolve_mode
@@ -123,6 +124,8 @@ class _VectorLeg:
     skip: str | None = SKIP_MODE
     hits: list[Candidate] = field(default_factory=list)
     error: dict[str, str] | None = None
+    #: PIPE-11: False when the leg ran at weight 0 for a profile: not fused, no vote.
+    fused: bool = True
 
     def trace_json(self) -> dict[str, Any]:
         return {"ran": self.ran, "skip": self.skip, "hits": len(self.hits), "error": self.error}
@@ -154,10 +157,20 @@ class _Profiles:
                 out.extend(hooks.query_variants(call, query))
         return out
 
-    def rewrite_query(self, query: str) -> str:
+    def rewrite_query(self, query: str, fanout: bool = False) -> str:
+        """PIPE-11; with the fanout a profile with `fanout_base` does not rewrite (FANOUT-15)."""
         for hooks, call in self.calls:
+            if fanout and hooks.fanout_base is not None:
+                continue
             if hooks.rewrite_query is not None:
                 query = hooks.rewrite_query(call, query)
+        return query
+
+    def fanout_base(self, query: str) -> str:
+        """FANOUT-15: the base query of the first pass (the query when no profile has one)."""
+        for hooks, call in self.calls:
+            if hooks.fanout_base is not None:
+                query = hooks.fanout_base(call, query)
         return query
 
     def adjust_weights(self, query: str, weights: dict[str, float]) -> dict[str, float]:
@@ -169,6 +182,29 @@ class _Profiles:
                 for name, value in weights.items():
                     weights[name] = check_weight(value)
         return weights
+
+    def rerank_enabled(self) -> bool:
+        """PIPE-11: False when an enabled profile switches the reranker off for this call."""
+        return all(
+            hooks.rerank_enabled(call)
+            for hooks, call in self.calls
+            if hooks.rerank_enabled is not None
+        )
+
+    def vector_query(self, text: str) -> str:
+        """PIPE-11: the text the vector leg embeds (the normalised query unless a profile says)."""
+        for hooks, call in self.calls:
+            if hooks.vector_query is not None:
+                text = hooks.vector_query(call, text)
+        return text
+
+    def runs_at_zero_weight(self, leg: str) -> bool:
+        """PIPE-11: whether an enabled profile runs this leg although its weight is 0."""
+        return any(
+            hooks.runs_at_zero_weight(call, leg)
+            for hooks, call in self.calls
+            if hooks.runs_at_zero_weight is not None
+        )
 
     def leg_search(self, leg: str, candidate_k: int, ask: Search) -> Search:
         """PIPE-11: ask for the profiles' limit, filter, then keep `limit` (PIPE-4)."""
@@ -247,7 +283,7 @@ def unanimity_voters(
     bm25: Bm25LegResult | None, vleg: _VectorLeg
 ) -> tuple[list[str], list[str]] | None:
     """UNAN-6, PIPE-8: both legs' hit ids when both legs ran; None (no vote) otherwise."""
-    if bm25 is None or not vleg.ran:
+    if bm25 is None or not vleg.ran or not vleg.fused:
         return None
     return [c.id for c in bm25.hits], [c.id for c in vleg.hits]
 
@@ -259,6 +295,10 @@ def _run_bm25(
         raise InvalidInput("the BM25 leg needs an index")
     index = backends.index
     plan = plan_ladder(query, req.aliases, req.stopword_list)
+    first_pass = None
+    if req.bm25_fanout:  # FANOUT-1, FANOUT-13..15
+        base = profiles.fanout_base(query)
+        first_pass = plan_expressions(query, base, req.aliases, req.stopword_list)
 
     def search_bm25(expression: str, limit: int) -> list[Candidate]:
         ask = profiles.leg_search("bm25", limit, lambda n: index.search_bm25(expression, n))
@@ -278,6 +318,7 @@ def _run_bm25(
         trigram_search,
         req.candidate_k,
         not req.skip_retry_ladder,
+        first_pass,
     )
 
 
@@ -298,11 +339,14 @@ class _VariantRun:
     ran_errors: list[dict[str, str] | None]
     #: Stage 5's fused list F_i, set once every variant's legs ran and none failed the call.
     fused: list[Fused] = field(default_factory=list)
+    #: FANOUT-19: the trace has `bm25.firstPass` (the request enables the fanout).
+    fanout: bool = False
 
     def bm25_trace(self) -> dict[str, Any]:
         if self.bm25 is not None:
             return {"ran": True, "skip": None, **self.bm25.trace_json()}
-        return {**_BM25_NOT_RUN, "skip": self.bm25_skip, "attempts": []}
+        not_run = {**_BM25_NOT_RUN, "skip": self.bm25_skip, "attempts": []}
+        return {**not_run, "firstPass": []} if self.fanout else not_run
 
     def lists_json(self) -> list[dict[str, Any]]:
         return [{"name": x.name, "weight": x.weight, "size": len(x.items)} for x in self.lists]
@@ -334,7 +378,7 @@ def _run_variant(
     """PIPE-3 stages 1, 3 and 4 (and the graph leg) for one query variant, with the lists
     stage 5 fuses (PIPE-12); fusion waits until every variant ran (PIPE-7 is checked first)."""
     # 1. Query (DSL), after the profiles' rewrites (PIPE-11).
-    query = profiles.rewrite_query(text)
+    query = profiles.rewrite_query(text, req.bm25_fanout)
     parsed = parse(query, req.aliases, req.stopword_list)
     expression = compile_query(parsed)
     weights = profiles.adjust_weights(
@@ -345,6 +389,9 @@ def _run_variant(
     # 3. BM25 leg and ladder; a leg of weight 0 makes no backend call at all (PIPE-8).
     bm25_skip = leg_skip(mode.runs_bm25, weights["bm25"])
     vector_skip = leg_skip(mode.runs_vector, weights["vector"])
+    unfused = vector_skip == SKIP_ZERO_WEIGHT and profiles.runs_at_zero_weight("vector")
+    if unfused:
+        vector_skip = None
     graph_skip = leg_skip(graph_in_mode(mode.effective), weights["graph"])  # GRAPH-3
     t = time.perf_counter()
     bm25 = _run_bm25(req, backends, query, profiles) if bm25_skip is None else None
@@ -353,10 +400,11 @@ def _run_variant(
     # 4. Vector leg, then the graph leg (GRAPH-3).
     t = time.perf_counter()
     vleg = (
-        _run_vector_leg(req, backends, parsed.normalised, profiles)
+        _run_vector_leg(req, backends, profiles.vector_query(parsed.normalised), profiles)
         if vector_skip is None
         else _VectorLeg(skip=vector_skip)
     )
+    vleg.fused = not unfused
     timings["vectorMs"] = timings.get("vectorMs", 0.0) + (time.perf_counter() - t) * 1000
     gleg = _VectorLeg(skip=graph_skip)
     if graph is not None and graph_skip is None:
@@ -376,7 +424,7 @@ def _run_variant(
     # The lists of stage 5.
     ran_lists = {
         "bm25": tuple(bm25.hits) if bm25 is not None else None,
-        "vector": tuple(vleg.hits) if vleg.ran else None,
+        "vector": tuple(vleg.hits) if vleg.ran and vleg.fused else None,
         "graph": tuple(gleg.hits) if gleg.ran else None,
     }
     lists = [
@@ -386,7 +434,7 @@ def _run_variant(
     ]
     return _VariantRun(
         text, query, parsed, expression, bm25, bm25_skip, vleg, gleg, lists,
-        [error for did, error in ran_errors if did],
+        [error for did, error in ran_errors if did], fanout=req.bm25_fanout,
     )
 
 
@@ -457,7 +505,8 @@ def search(
     timings["fusionMs"] = (time.perf_counter() - t) * 1000
 
     # 7. Unanimity.
-    skip = skip_before_unanimity(req.rerank, backends.reranker is not None, len(reweighted))
+    enabled = req.rerank and profiles.rerank_enabled()  # PIPE-11
+    skip = skip_before_unanimity(enabled, backends.reranker is not None, len(reweighted))
     # UNAN-6, PIPE-8: a vote between two legs that ran; a zero-weight leg has no vote.
     voters = unanimity_voters(bm25, vleg) if skip is None else None
     evaluated = voters is not None

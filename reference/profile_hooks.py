@@ -32,6 +32,8 @@ class ProfileCall:
     backend: Any
     #: What the hooks write here becomes `trace.profiles[name]` (PIPE-11).
     trace: dict[str, Any] = field(default_factory=dict)
+    #: What one hook hands a later one during this call (never traced).
+    state: dict[str, Any] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -47,8 +49,18 @@ class PipelineHooks:
     query_variants: Callable[[ProfileCall, str], list[str]] | None = None
     #: Rewrite the query string before stage 1 (DSL parse); every later stage sees the result.
     rewrite_query: Callable[[ProfileCall, str], str] | None = None
+    #: FANOUT-15: with the BM25 fanout, the base query of the first pass instead of the
+    #: rewrite (a profile that has it does not rewrite the query then).
+    fanout_base: Callable[[ProfileCall, str], str] | None = None
     #: Change the leg weights (`bm25`, `vector`, `graph`) before any leg runs (PIPE-8 applies).
     adjust_weights: Callable[[ProfileCall, str, dict[str, float]], dict[str, float]] | None = None
+    #: PIPE-8 exception (PIPE-11): True runs the vector leg although its weight is 0; it is
+    #: then neither fused nor a unanimity voter (the profile reads its hits itself).
+    runs_at_zero_weight: Callable[[ProfileCall, str], bool] | None = None
+    #: PIPE-11: False switches the reranker off for the call (outcome `disabled`, RERANK-10).
+    rerank_enabled: Callable[[ProfileCall], bool] | None = None
+    #: PIPE-11: the text the vector leg embeds, given the normalised query (default: it).
+    vector_query: Callable[[ProfileCall, str], str] | None = None
     #: How many hits a leg asks its backend for (default candidateK).
     leg_limit: Callable[[ProfileCall, str, int], int] | None = None
     #: Filter a backend answer (each ladder attempt too) before the candidateK cut (PIPE-4).

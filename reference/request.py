@@ -20,6 +20,7 @@ DEFAULTS: dict[str, Any] = {
     "rrfK": 60,
     "rerank": True,
     "skipRetryLadder": False,
+    "bm25Fanout": False,
     "intentTable": "anchor",
     "stopwordList": "anchor",
 }
@@ -51,6 +52,8 @@ class Request:
     graph_weight: float = 1.0
     #: PIPE-10: enabled profiles, name -> the options its `parse_request` returned.
     profiles: Mapping[str, Any] = field(default_factory=dict)
+    #: FANOUT-1: the BM25 leg's first pass is the anchor's fanout (not in the trace's request).
+    bm25_fanout: bool = False
 
     def to_json(self) -> dict[str, Any]:
         """The `request` object of the trace (TRACE fields), aliases and intentTable excluded."""
@@ -141,6 +144,7 @@ def parse_request(obj: Mapping[str, Any]) -> Request:
         stopword_list=_named_data(obj, "stopwordList", check_list),
         graph_weight=_weight(weights, "graph"),
         profiles=_profiles(optional(obj, "profiles", {})),
+        bm25_fanout=_bool(obj, "bm25Fanout"),
     )
 
 

@@ -71,6 +71,21 @@ def test_search_trace_shows_the_ladder(
     assert "kubernetes.md" in out
 
 
+def test_search_trace_shows_the_first_pass(
+    indexed: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """TRACE-17, FANOUT-19: with `--fanout`, `--trace` lists every first-pass query and its
+    hits before the rungs; without it there is no first-pass block."""
+    argv = ["search", "--db", str(indexed), "kubernetes cluster", "--trace", "--mode", "bm25"]
+    assert main([*argv, "--fanout"]) == 0
+    out = capsys.readouterr().out
+    assert "first pass: 3 queries" in out
+    assert '"kubernetes cluster"' in out and '"cluster"' in out and '"kubernetes"' in out
+    assert out.index("first pass") < out.index("rung initial")
+    assert main(argv) == 0
+    assert "first pass" not in capsys.readouterr().out
+
+
 def test_trace_is_the_readable_view_and_json_is_the_json(
     indexed: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -247,6 +247,18 @@ def test_metadata_and_query_dates() -> None:
     assert f.date_match and f.recency == 1.0
 
 
+def test_query_days_take_the_temporal_resolution() -> None:
+    """ENGRAM-8: written ISO days first, then the days the temporal profile resolves against
+    now (anchor day = now's UTC day); `last week` is its seven days, a repeat counts once."""
+    assert dates.query_days("notes from 3 days ago and yesterday", "2024-03-01T10:00:00Z") == [
+        "2024-02-27", "2024-02-29",
+    ]
+    week = dates.query_days("what shipped last week", "2026-03-03")
+    assert week == [f"2026-02-{d}" for d in range(24, 29)] + ["2026-03-01", "2026-03-02"]
+    assert dates.query_days("2026-02-27 and last friday", "2026-03-03") == ["2026-02-27"]
+    assert dates.query_days("nothing dated here", "2026-03-03") == []
+
+
 def test_recency_and_access_examples() -> None:
     """ENGRAM-9, ENGRAM-10: the chapter's worked numbers."""
     assert boost.recency(0.0, 30.0) == 1.0

@@ -415,3 +415,38 @@ def test_hrc_search_ranks_with_okapi_from_the_index_tables(
     fts = json.loads(capsys.readouterr().out)
     assert "profiles" not in fts["trace"]
     assert fts["trace"]["resultIds"][0] == "recipes/iced-tea.md#0"
+
+
+def test_seed_size_is_top_k_not_a_profile_cut() -> None:
+    """OKAPI-16: nine matches come back nine without topK (core default 10), eight with the
+    seed's topK 8; the profile has no post-rerank cut of its own."""
+    from conformance.ops.pipeline import op_search
+    from reference.profiles.bm25_okapi import PIPELINE
+
+    assert PIPELINE.after_rerank is None
+    docs = [{"id": f"n{i}", "path": f"n{i}.md", "content": "tea " * (9 - i)} for i in range(9)]
+    backends = {
+        "bm25": {"responses": {'"tea"': [{"id": d["id"], "path": d["path"]} for d in docs]}},
+        "profiles": {"bm25-okapi": {"documents": docs}},
+    }
+    request: dict[str, Any] = {"query": "tea", "mode": "bm25", "profiles": {"bm25-okapi": {}}}
+    assert len(op_search({"request": request, "backends": backends})["results"]) == 9
+    eight = op_search({"request": {**request, "topK": 8}, "backends": backends})["results"]
+    assert [r["id"] for r in eight] == [f"n{i}" for i in range(8)]
+
+
+def test_hypothetical_document_is_what_the_vector_leg_embeds() -> None:
+    """OKAPI-17 PIPE-11: the vector leg embeds the normalised document; the query stays for
+    everything else; an empty-after-normalisation or non-string document is invalid."""
+    from reference.profile_hooks import ProfileCall
+    from reference.profiles.bm25_okapi import PIPELINE
+
+    assert PIPELINE.vector_query is not None
+    options = PIPELINE.parse_request({"hypotheticalDocument": "  Ramen\tnoodle "})
+    call = ProfileCall("bm25-okapi", options, None)
+    assert PIPELINE.vector_query(call, "tea") == "Ramen noodle"
+    none = ProfileCall("bm25-okapi", PIPELINE.parse_request({"hypotheticalDocument": None}), None)
+    assert PIPELINE.vector_query(none, "tea") == "tea"
+    for bad in ("", " \u200b ", 42, ["x"]):
+        with pytest.raises(InvalidInput):
+            PIPELINE.parse_request({"hypotheticalDocument": bad})

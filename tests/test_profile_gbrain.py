@@ -167,7 +167,8 @@ def test_seeds_are_the_query_entities() -> None:
 
 
 def test_graph_backend_hits_and_trace() -> None:
-    """GBRAIN-15 Reached pages in rank order, missing pages walked, trace seeds/reached."""
+    """GBRAIN-15 GBRAIN-24 Reached pages in rank order; the edge to the unindexed carol is not
+    stored, so it is neither walked nor counted in reached."""
     call = _call({}, {"pages": [
         {"id": "a", "path": "acme.md", "content": "[[carol]] [[bob]]"},
         {"id": "b", "path": "bob.md"},
@@ -175,8 +176,24 @@ def test_graph_backend_hits_and_trace() -> None:
     backend = graph_backend(call)
     assert backend is not None
     assert [h.id for h in backend.search_graph("acme", 10)] == ["a", "b"]
-    assert call.trace == {"seeds": ["acme"], "reached": 3}
+    assert call.trace == {"seeds": ["acme"], "reached": 2}
     assert [h.id for h in backend.search_graph("acme", 1)] == ["a"]
+
+
+def test_only_edges_between_indexed_pages_are_stored() -> None:
+    """GBRAIN-24 Given edges with an unindexed end (either side) are dropped before the walk."""
+    from reference.profiles.gbrain.graph_leg import parse_graph_data
+
+    data = parse_graph_data({
+        "pages": [{"id": "a", "path": "a.md"}, {"id": "d", "path": "d.md"}],
+        "edges": [
+            {"from": "a", "to": "ghost", "type": "t"},
+            {"from": "ghost", "to": "d", "type": "t"},
+            {"from": "d", "to": "a", "type": "t"},
+        ],
+    })
+    assert data is not None
+    assert [(e.source, e.target) for e in data.edges] == [("d", "a")]
 
 
 def test_indexer_keeps_edges_with_the_chunks(tmp_path: Any) -> None:
@@ -205,8 +222,14 @@ def test_indexer_keeps_edges_with_the_chunks(tmp_path: Any) -> None:
 
 
 def test_excludes_filter_before_the_cut_and_dedup_keeps_the_best() -> None:
-    """GBRAIN-16 GBRAIN-17 Exclusion asks for every hit, then filters; dedup keeps the first."""
-    from reference.profiles.gbrain.graph_leg import after_fusion, filter_leg, leg_limit
+    """GBRAIN-16 GBRAIN-17 Exclusion asks for every hit, then filters; dedup, after the
+    reranker, keeps the first of each page in the reranked order."""
+    from reference.profiles.gbrain.graph_leg import (
+        after_fusion,
+        after_rerank,
+        filter_leg,
+        leg_limit,
+    )
     from reference.rrf import RankedList, fuse
     from reference.types import Candidate
 
@@ -219,9 +242,33 @@ def test_excludes_filter_before_the_cut_and_dedup_keeps_the_best() -> None:
     assert leg_limit(none, "bm25", 5) == 5
     items = (Candidate("a#1", "a.md"), Candidate("b", "b.md"), Candidate("a#0", "./a"))
     fused = fuse([RankedList("bm25", 1.0, items)])
-    assert [f.id for f in after_fusion(call, "q", fused)] == ["a#1", "b"]
+    assert [f.id for f in after_fusion(call, "q", fused)] == ["a#1", "b", "a#0"]
+    reranked = [("a#0", 0.9), ("b", 0.5), ("a#1", 0.1)]
+    assert after_rerank(call, "q", reranked, "reranked") == ["a#0", "b"]
+    assert after_rerank(call, "q", [(f.id, None) for f in fused], "skipped") == ["a#1", "b"]
     off = ProfileCall("gbrain", PIPELINE.parse_request({"dedup": False}), None)
-    assert len(after_fusion(off, "q", fused)) == 3
+    after_fusion(off, "q", fused)
+    assert len(after_rerank(off, "q", reranked, "reranked")) == 3
+    budget = ProfileCall("gbrain", PIPELINE.parse_request({"tokenBudget": 1}), None)
+    two = (Candidate("a#0", "a.md", content="x"), Candidate("a#1", "a.md", content="y"),
+           Candidate("b", "b.md", content="z"))
+    after_fusion(budget, "q", fuse([RankedList("bm25", 1.0, two)]))
+    # GBRAIN-21 before GBRAIN-17 (seed 004's order): a#1 uses up the budget before dedup.
+    assert after_rerank(budget, "q", [("a#0", None), ("a#1", None), ("b", None)], "x") == ["a#0"]
+    assert budget.trace["budget"] == {"limit": 1, "used": 1, "dropped": 2}
+
+
+def test_fused_list_is_cut_to_the_top_30() -> None:
+    """GBRAIN-25 After the boosts and before the reranker, the fused list keeps 30 items."""
+    from reference.profiles.gbrain.graph_leg import FUSED_TOP, after_fusion
+    from reference.rrf import RankedList, fuse
+    from reference.types import Candidate
+
+    assert FUSED_TOP == 30
+    items = tuple(Candidate(f"p{i:02d}", f"p{i:02d}.md") for i in range(31))
+    fused = fuse([RankedList("bm25", 1.0, items)])
+    call = ProfileCall("gbrain", PIPELINE.parse_request({}), None)
+    assert [f.id for f in after_fusion(call, "q", fused)] == [f"p{i:02d}" for i in range(30)]
 
 
 def test_boost_longest_prefix_and_exact_order() -> None:
@@ -258,18 +305,16 @@ def test_intent_classes_in_file_order_and_routing() -> None:
 def test_token_budget_keeps_the_longest_fitting_prefix() -> None:
     """GBRAIN-21 TEXT-7 words of the content; the first item that does not fit ends the list."""
     from reference.profiles.gbrain.graph_leg import within_budget
-    from reference.rrf import RankedList, fuse
     from reference.types import Candidate
 
     items = tuple(
         Candidate(str(i), f"{i}.md", content=text)
         for i, text in enumerate(["one two three", "four five six seven", "eight"])
     )
-    fused = fuse([RankedList("bm25", 1.0, items)])
     call = ProfileCall("gbrain", PIPELINE.parse_request({"tokenBudget": 7}), None)
-    assert [f.id for f in within_budget(call, 7, fused)] == ["0", "1"]
+    assert [c.id for c in within_budget(call, 7, list(items))] == ["0", "1"]
     assert call.trace["budget"] == {"limit": 7, "used": 7, "dropped": 1}
-    assert within_budget(call, 2, fused) == []
+    assert within_budget(call, 2, list(items)) == []
 
 
 def test_cli_index_reports_links_and_search_runs_the_graph_leg(
@@ -293,5 +338,35 @@ def test_cli_index_reports_links_and_search_runs_the_graph_leg(
     argv = ["search", "who works at Acme", "--db", str(db), "--mode", "hybrid"]
     assert main([*argv, "--profile", "gbrain", "--json"]) == 0
     trace = json.loads(capsys.readouterr().out)["trace"]
-    assert trace["profiles"]["gbrain"] == {"intent": "entity", "seeds": ["acme"], "reached": 3}
+    assert trace["profiles"]["gbrain"] == {"intent": "entity", "seeds": ["acme"], "reached": 2}
     assert trace["graph"]["hits"] == 2
+
+
+def test_mode_bundles_preset_expansion_reranker_and_budget() -> None:
+    """GBRAIN-26 GBRAIN-27 The seed's switches, the kit's budgets; explicit options win; the
+    trace says what is in force; an unknown bundle or a non-boolean switch is invalid."""
+    from reference.profiles.gbrain.graph_leg import query_variants, rerank_enabled
+
+    expected = {
+        "conservative": (False, False, 4000),
+        "balanced": (False, True, 8000),
+        "tokenmax": (True, True, 16000),
+    }
+    for name, (expansion, reranker, budget) in expected.items():
+        options = PIPELINE.parse_request({"bundle": name, "variants": ["v"]})
+        call = ProfileCall("gbrain", options, None)
+        assert query_variants(call, "q") == (["v"] if expansion else [])
+        assert rerank_enabled(call) is reranker
+        assert call.trace["bundle"] == {
+            "name": name, "expansion": expansion, "reranker": reranker, "tokenBudget": budget,
+        }
+    plain = ProfileCall("gbrain", PIPELINE.parse_request({"variants": ["v"]}), None)
+    assert query_variants(plain, "q") == ["v"] and rerank_enabled(plain)
+    assert "bundle" not in plain.trace and plain.options.token_budget is None
+    mixed = PIPELINE.parse_request(
+        {"bundle": "balanced", "expansion": True, "reranker": False, "tokenBudget": 2}
+    )
+    assert (mixed.expansion, mixed.reranker, mixed.token_budget) == (True, False, 2)
+    for bad in ({"bundle": "fast"}, {"bundle": "balanced", "reranker": "yes"}, {"expansion": 1}):
+        with pytest.raises(InvalidInput):
+            PIPELINE.parse_request(bad)

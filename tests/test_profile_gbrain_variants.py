@@ -89,14 +89,15 @@ def test_each_variant_routes_its_own_graph_weight() -> None:
 
 def test_dedup_and_budget_run_once_on_the_merged_list() -> None:
     """GBRAIN-23: two chunks of a.md found by different variants leave one; the budget
-    counts the merged list."""
+    counts the merged, reranked list before dedup (GBRAIN-21, seed 004's order), so a.md#1
+    (3 words) ends the list at 2 of 4 tokens and b goes with it."""
     index = FakeIndex({
         '"acme"': [cand("a.md#0", "a.md", "one two")],
         '"beta"': [cand("a.md#1", "a.md", "three four five"), cand("b", "b.md", "six seven")],
     })
     results, trace = gbrain({"variants": ["beta"], "tokenBudget": 4}, index)
-    assert [r["id"] for r in results] == ["a.md#0", "b"]
-    assert trace["profiles"]["gbrain"]["budget"] == {"limit": 4, "used": 4, "dropped": 0}
+    assert [r["id"] for r in results] == ["a.md#0"]
+    assert trace["profiles"]["gbrain"]["budget"] == {"limit": 4, "used": 2, "dropped": 2}
 
 
 def test_excludes_filter_every_variant() -> None:

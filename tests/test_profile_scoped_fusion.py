@@ -148,6 +148,28 @@ def test_scope_9_10_11_filtered_lists_feed_every_later_stage() -> None:
     }}
 
 
+def test_scope_16_semantic_weight_zero_still_lists_semantic_hits() -> None:
+    """SCOPE-16 PIPE-11: at vector weight 0 the vector leg runs (not fused, no vote) and its
+    semantic-only hits follow at score 0 in its order; without the profile PIPE-8 skips it."""
+    request: dict[str, Any] = {
+        "query": "kubernetes", "mode": "hybrid", "weights": {"bm25": 1, "vector": 0},
+        "profiles": {"scoped-fusion": {}},
+    }
+    backends: dict[str, Any] = {
+        "bm25": {"responses": {'"kubernetes"': _hits(("a", None), ("b", None))}},
+        "embedder": True, "vector": {"hits": _hits(("d", None), ("a", None), ("c", None))},
+    }
+    out = _search(request, backends)
+    assert [(r["id"], r["score"]) for r in out["results"]] == [
+        ("a", 1 / 61), ("b", 1 / 62), ("d", 0.0), ("c", 0.0)
+    ]
+    assert out["trace"]["vector"]["ran"] is True
+    assert [x["name"] for x in out["trace"]["fusion"]["lists"]] == ["bm25"]
+    core = _search({**request, "profiles": {}}, backends)
+    assert [r["id"] for r in core["results"]] == ["a", "b"]
+    assert core["trace"]["vector"]["skip"] == "zero_weight"
+
+
 def test_scope_13_14_15_dense_hits() -> None:
     """SCOPE-13: pre-selection by activation (ties by id ascending); SCOPE-14: overlap and one
     float addition; SCOPE-15: score ties by id descending."""

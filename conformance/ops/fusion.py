@@ -182,3 +182,17 @@ def op_rerank(inp: JSON) -> JSON:
         ],
         "report": outcome.report(),
     }
+
+
+@operation("rerank_text")
+def op_rerank_text(inp: JSON) -> JSON:
+    """RERANK-13, RERANK-14: the text a reranker is shown for `{title?, summary?, content?}`."""
+    from reference.rerank_text import rerank_text
+
+    fields = []
+    for name in ("title", "summary", "content"):
+        value = optional(inp, name, "")
+        if not isinstance(value, str):
+            raise InvalidInput(f"{name} must be a string")
+        fields.append(value)
+    return {"text": rerank_text(*fields)}

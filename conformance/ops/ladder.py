@@ -73,3 +73,15 @@ def op_strongest_term(inp: JSON) -> JSON:
 
     sw = check_list(inp.get("stopwordList"))  # DSL-22
     return {"term": query_strongest_term(_string(inp, "query"), sw)}
+
+
+@operation("fanout_texts")
+def op_fanout_texts(inp: JSON) -> JSON:
+    """FANOUT-13: the first-pass query texts of `query` with its base (default: the query)."""
+    from reference.fanout import plan_texts
+
+    query = _string(inp, "query")
+    base = optional(inp, "base", query)
+    if not isinstance(base, str):
+        raise InvalidInput("base must be a string")
+    return {"texts": plan_texts(query, base)}

@@ -3254,7 +3254,7 @@ def _gbrain_seed_substring() -> None:
     swap(graph, "_occurs", occurs)
 
 
-@mutant("gbrain-reached-counts-hits", "GBRAIN-15", "trace reached counts only the pages hit")
+@mutant("gbrain-reached-counts-hits", "GBRAIN-15", "reached counts the hits kept by the limit")
 def _gbrain_reached() -> None:
     graph = _gbrain("graph_leg")
     original = graph.GbrainGraphBackend.search_graph
@@ -3262,7 +3262,7 @@ def _gbrain_reached() -> None:
     def search_graph(self: Any, query: str, limit: int) -> Any:
         hits = original(self, query, limit)
         if "reached" in self._trace:
-            self._trace["reached"] = len(original(self, query, 10**6))
+            self._trace["reached"] = len(hits)
         return hits
 
     set_attr(graph.GbrainGraphBackend, "search_graph", search_graph)
@@ -3285,24 +3285,23 @@ def _gbrain_exclude_after_cut() -> None:
 
 @mutant("gbrain-dedup-missing", "GBRAIN-17", "several chunks of one page all come back")
 def _gbrain_dedup_missing() -> None:
-    _gbrain_hooks(after_fusion=None)
+    swap(_gbrain("graph_leg"), "dedup", lambda items: items)
 
 
 @mutant("gbrain-dedup-by-path-string", "GBRAIN-17", "dedup keys on the path string, not the page")
 def _gbrain_dedup_by_path() -> None:
     graph = _gbrain("graph_leg")
 
-    def after_fusion(call: Any, query: str, items: Any) -> Any:
+    def dedup(items: Any) -> Any:
         seen: set[str] = set()
         out = []
         for item in items:
-            if item.candidate.path not in seen:
-                seen.add(item.candidate.path)
+            if item.path not in seen:
+                seen.add(item.path)
                 out.append(item)
-        return out if call.options.dedup else items
+        return out
 
-    swap(graph, "after_fusion", after_fusion)
-    _gbrain_hooks(after_fusion=after_fusion)
+    swap(graph, "dedup", dedup)
 
 
 @mutant(
@@ -3378,7 +3377,7 @@ def _gbrain_budget_skip() -> None:
     def within_budget(call: Any, budget: int, items: Any) -> Any:
         used, out = 0, []
         for item in items:
-            tokens = len(words(item.candidate.content))
+            tokens = len(words(item.content))
             if used + tokens <= budget:
                 used += tokens
                 out.append(item)
@@ -3395,7 +3394,7 @@ def _gbrain_budget_chars() -> None:
     def within_budget(call: Any, budget: int, items: Any) -> Any:
         used, kept = 0, 0
         for item in items:
-            tokens = -(-len(item.candidate.content) // 4)
+            tokens = -(-len(item.content) // 4)
             if used + tokens > budget:
                 break
             used, kept = used + tokens, kept + 1
@@ -3954,10 +3953,8 @@ def _gbrain_bypass_last_variant() -> None:
     def after_fusion(call: Any, query: str, items: Any) -> Any:
         if call.trace.get("intent") != "temporal":
             items = graph.boost(call.options, items)
-        if call.options.dedup:
-            items = graph.dedup(items)
-        if call.options.token_budget is not None:
-            items = graph.within_budget(call, call.options.token_budget, items)
+        items = items[: graph.FUSED_TOP]
+        call.state["candidates"] = {item.id: item.candidate for item in items}
         return items
 
     _gbrain_hooks(after_fusion=after_fusion)
@@ -3987,4 +3984,6 @@ def _gbrain_variants_empty_skipped() -> None:
 
 
 # Profiles' broken ports live in their own modules and register themselves on import.
-import conformance.selftest.mutants_bm25_okapi  # noqa: E402,F401
+import conformance.selftest.mutants_bm25_okapi  # noqa: E402
+import conformance.selftest.mutants_first_pass  # noqa: E402
+import conformance.selftest.mutants_profiles_seeds  # noqa: E402,F401

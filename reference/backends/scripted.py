@@ -1,4 +1,4 @@
-"""Scripted backends for the `search` op (spec/operations.md; spec/backends.md BACKEND-36..40).
+"""Scripted backends for the `search` op (spec/operations.md; spec/backends.md BACKEND-36..40, 42).
 
 Every backend answers from the case's JSON, so the whole pipeline replays without an index or
 a model. `scripted_backends_from_json` validates the object and names the bad field.
@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Protocol
 
 from reference.backends.protocols import RerankEntry
 from reference.types import (
@@ -35,14 +35,22 @@ def _check_limit(limit: int) -> None:
 LOOKUP_BY_MEANING = False
 
 
+class ExecutingIndex(Protocol):
+    """BACKEND-42: what answers an unscripted expression when `bm25.fts5` is true."""
+
+    def search_bm25(self, expression: str, limit: int) -> list[Candidate]: ...
+
+
 @dataclass
 class ScriptedIndex:
-    """BACKEND-36: per-expression responses and errors; anything else has zero hits."""
+    """BACKEND-36: per-expression responses and errors; anything else has zero hits, or, with
+    `bm25.fts5` (BACKEND-42), the hits of FTS5 executing it over the scripted chunks."""
 
     responses: Mapping[str, Sequence[Candidate]] = field(default_factory=dict)
     errors: Mapping[str, str] = field(default_factory=dict)
     chunk_list: Sequence[Candidate] | None = None
     calls: list[str] = field(default_factory=list)
+    fts: ExecutingIndex | None = None
 
     def key_of(self, expression: str) -> str | None:
         """BACKEND-36: the key spelt like `expression`; else, by meaning, the first key of
@@ -63,7 +71,7 @@ class ScriptedIndex:
         self.calls.append(expression)
         key = self.key_of(expression)
         if key is None:
-            return []
+            return [] if self.fts is None else self.fts.search_bm25(expression, limit)
         if key in self.errors:
             raise IndexError_(self.errors[key])
         return list(self.responses[key])[:limit]
@@ -168,10 +176,36 @@ def _candidates(value: Any, where: str, *, chunk: bool = False) -> list[Candidat
     return candidates_from_json(value, where, chunk=chunk)
 
 
+def _fts_index(chunks: list[Candidate] | None) -> ExecutingIndex:
+    """BACKEND-42: an in-memory FTS5 index (BACKEND-1..7) holding the scripted chunks."""
+    from reference.backends.sqlite_fts import SqliteIndex
+
+    if chunks is None:
+        raise InvalidInput("backends.bm25.fts5 needs backends.chunks (the rows to search)")
+    seen: set[str] = set()
+    for i, chunk in enumerate(chunks):
+        if chunk.id in seen:
+            raise InvalidInput(f"backends.chunks[{i}]: id {chunk.id!r} repeats (BACKEND-42)")
+        seen.add(chunk.id)
+    by_path: dict[str, list[Candidate]] = {}
+    for chunk in chunks:
+        by_path.setdefault(chunk.path, []).append(chunk)
+    index = SqliteIndex(":memory:")
+    with index.transaction():
+        for path, group in by_path.items():
+            index.upsert_document(path, group)
+    return index
+
+
 def _index(raw: Any, chunks: list[Candidate] | None) -> ScriptedIndex:
     if raw is None:
         return ScriptedIndex(chunk_list=chunks)
     obj = _object(raw, "backends.bm25")
+    execute = optional(obj, "fts5", False)
+    if not isinstance(execute, bool):
+        raise InvalidInput(
+            f"backends.bm25.fts5 must be a boolean, got {type(execute).__name__}"
+        )
     responses: dict[str, list[Candidate]] = {}
     for expr, hits in _object(optional(obj, "responses", {}), "backends.bm25.responses").items():
         responses[expr] = _candidates(hits, f"backends.bm25.responses[{expr!r}]")
@@ -183,7 +217,12 @@ def _index(raw: Any, chunks: list[Candidate] | None) -> ScriptedIndex:
         raise InvalidInput(
             f"backends.bm25: expression {both[0]!r} has both a response and an error"
         )
-    return ScriptedIndex(responses=responses, errors=errors, chunk_list=chunks)
+    return ScriptedIndex(
+        responses=responses,
+        errors=errors,
+        chunk_list=chunks,
+        fts=_fts_index(chunks) if execute else None,
+    )
 
 
 def _hits_or_error(raw: Any, where: str) -> tuple[list[Candidate], str | None]:

@@ -13,7 +13,7 @@ import (
 
 const (
 	okapiName     = "bm25-okapi"
-	okapiVersion  = "1.0.0"
+	okapiVersion  = "1.1.0"
 	okapiDefK1    = 1.5
 	okapiDefB     = 0.75
 	okapiMaxK1    = 1000.0
@@ -274,11 +274,13 @@ func okapiDocuments(v any, what string) ([]Candidate, error) {
 type okapiOptions struct {
 	params OkapiParams
 	query  string
+	// hypothetical is OKAPI-17's normalised HyDE document; "" embeds the query.
+	hypothetical string
 }
 
 func okapiParseRequest(m map[string]any) (any, error) {
 	for k := range m {
-		if k != "k1" && k != "b" {
+		if k != "k1" && k != "b" && k != "hypotheticalDocument" {
 			return nil, invalid("request.profiles.bm25-okapi: unknown option %s", k)
 		}
 	}
@@ -286,7 +288,15 @@ func okapiParseRequest(m map[string]any) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &okapiOptions{params: p}, nil
+	o := &okapiOptions{params: p}
+	if raw, ok := present(m, "hypotheticalDocument"); ok { // OKAPI-17
+		s, isStr := raw.(string)
+		if !isStr || Normalise(s) == "" {
+			return nil, invalid("request.profiles.bm25-okapi.hypotheticalDocument must be a string, not empty after normalisation")
+		}
+		o.hypothetical = Normalise(s)
+	}
+	return o, nil
 }
 
 func okapiParseBackends(raw any, isPresent bool) (any, error) {
@@ -386,7 +396,14 @@ func init() {
 			ParseBackends: okapiParseBackends,
 			AdjustWeights: okapiAdjustWeights,
 			LegLimit:      okapiLegLimit,
-			FilterLeg:     okapiFilterLeg,
+			// OKAPI-17: the vector leg embeds the hypothetical document instead of the query.
+			VectorQuery: func(c *ProfileCall, text string) string {
+				if h := c.Options.(*okapiOptions).hypothetical; h != "" {
+					return h
+				}
+				return text
+			},
+			FilterLeg: okapiFilterLeg,
 		},
 	})
 }

@@ -9,10 +9,11 @@ import (
 	"regexp"
 	"sort"
 	"strconv"
+	"strings"
 )
 
 // EngramVersion is the profile version this port implements (PROTO-31).
-const EngramVersion = "1.0.0"
+const EngramVersion = "2.0.0"
 
 var engramChannels = []string{"vector", "bm25", "graph"}
 
@@ -153,6 +154,23 @@ func engramParseDate(s string) (string, int64, bool) {
 	return s[:10], engramDaysFromCivil(year, month, day)*86400 + hh*3600 + mm*60 + ss, true
 }
 
+// engramQueryDays is ENGRAM-8: the written ISO days, then the days the temporal profile
+// resolves against now (TEMPORAL-5..20), as YYYY-MM-DD, each once.
+func engramQueryDays(query, now string) []string {
+	out := engramQueryDates(query)
+	for _, hint := range ExpandTemporal(query, &now).DateHints {
+		day := strings.ReplaceAll(hint, "/", "-")
+		seen := false
+		for _, o := range out {
+			seen = seen || o == day
+		}
+		if !seen {
+			out = append(out, day)
+		}
+	}
+	return out
+}
+
 func engramQueryDates(query string) []string {
 	out := []string{}
 	for _, d := range engramQueryDate.FindAllString(Fold(query), -1) {
@@ -183,6 +201,7 @@ func engramAccessCount(meta map[string]string) float64 {
 }
 
 type engramOptions struct {
+	now          string
 	nowSeconds   int64
 	halfLifeDays float64
 	// minScore is ENGRAM-14's pipeline threshold; nil means none.
@@ -209,7 +228,7 @@ func parseEngramOptions(m map[string]any, where string, allowed []string) (engra
 	if !ok {
 		return engramOptions{}, invalid("%s.now: not YYYY-MM-DD or YYYY-MM-DDTHH:MM:SSZ", where)
 	}
-	opts := engramOptions{nowSeconds: secs, halfLifeDays: 30}
+	opts := engramOptions{now: s, nowSeconds: secs, halfLifeDays: 30}
 	if hv, ok := present(m, "halfLifeDays"); ok {
 		h, ok := asFloat(hv)
 		if !ok || !(h > 0) {
@@ -255,7 +274,7 @@ type engramItem struct {
 
 // engramBoost applies ENGRAM-8..11 and returns the query's dates and the records in order.
 func engramBoost(query string, opts engramOptions, items []engramItem) ([]string, []map[string]any) {
-	wanted := engramQueryDates(query)
+	wanted := engramQueryDays(query, opts.now)
 	recs := make([]map[string]any, len(items))
 	scores := make([]float64, len(items))
 	for i, it := range items {

@@ -24,6 +24,22 @@ type gbrainOptions struct {
 	budget  int64         // GBRAIN-21, 0 = no budget
 	// variants are the caller's query variants (GBRAIN-22).
 	variants []string
+	// bundle is GBRAIN-26's mode bundle ("" none); expansion and reranker its switches.
+	bundle              string
+	expansion, reranker bool
+}
+
+type gbrainBundle struct {
+	expansion, reranker bool
+	budget              int64
+}
+
+// gbrainBundles are GBRAIN-26 (expansion, the balanced reranker: seed 004) and GBRAIN-27
+// (the rest: the kit's).
+var gbrainBundles = map[string]gbrainBundle{
+	"conservative": {false, false, 4000},
+	"balanced":     {false, true, 8000},
+	"tokenmax":     {true, true, 16000},
 }
 
 // gbrainMaxVariants is GBRAIN-22's bound.
@@ -56,7 +72,8 @@ func gbrainParseOptions(m map[string]any) (any, error) {
 	const where = "request.profiles.gbrain"
 	for k := range m {
 		switch k {
-		case "depth", "fanout", "types", "direction", "exclude", "dedup", "boost", "tokenBudget", "variants":
+		case "depth", "fanout", "types", "direction", "exclude", "dedup", "boost", "tokenBudget", "variants",
+			"bundle", "expansion", "reranker":
 		default:
 			return nil, invalid("%s: unknown option %s", where, k)
 		}
@@ -122,6 +139,30 @@ func gbrainParseOptions(m map[string]any) (any, error) {
 			o.variants = append(o.variants, str)
 		}
 	}
+	o.expansion, o.reranker = true, true
+	if v, ok := present(m, "bundle"); ok { // GBRAIN-26, GBRAIN-27
+		name, isStr := v.(string)
+		preset, known := gbrainBundles[name]
+		if !isStr || !known {
+			return nil, invalid("%s.bundle must be conservative, balanced or tokenmax", where)
+		}
+		o.bundle, o.expansion, o.reranker = name, preset.expansion, preset.reranker
+		if o.budget == 0 {
+			o.budget = preset.budget
+		}
+	}
+	for _, f := range []struct {
+		name string
+		dst  *bool
+	}{{"expansion", &o.expansion}, {"reranker", &o.reranker}} {
+		if v, ok := present(m, f.name); ok {
+			b, isBool := v.(bool)
+			if !isBool {
+				return nil, invalid("%s.%s must be a boolean", where, f.name)
+			}
+			*f.dst = b
+		}
+	}
 	w, err := gbrainWalkOptions(m, where+".")
 	if err != nil {
 		return nil, err
@@ -132,8 +173,22 @@ func gbrainParseOptions(m map[string]any) (any, error) {
 
 // gbrainQueryVariants is GBRAIN-22: the caller's variants; the core runs and merges them (PIPE-12).
 func gbrainQueryVariants(c *ProfileCall, query string) []string {
-	return c.Options.(gbrainOptions).variants
+	o := c.Options.(gbrainOptions)
+	if o.bundle != "" { // GBRAIN-26: the switches in force
+		var budget any
+		if o.budget > 0 {
+			budget = o.budget
+		}
+		c.Trace["bundle"] = map[string]any{"name": o.bundle, "expansion": o.expansion, "reranker": o.reranker, "tokenBudget": budget}
+	}
+	if !o.expansion {
+		return nil
+	}
+	return o.variants
 }
+
+// gbrainRerankEnabled is GBRAIN-26: the bundle's (or the option's) reranker switch.
+func gbrainRerankEnabled(c *ProfileCall) bool { return c.Options.(gbrainOptions).reranker }
 
 // gbrainApplyBoost is GBRAIN-18: longest prefix's factor, then order by exact value.
 func gbrainApplyBoost(boost []gbrainBoost, items []FusedItem) []FusedItem {
@@ -195,35 +250,42 @@ func gbrainFilterLeg(c *ProfileCall, leg string, hits []Candidate) []Candidate {
 	return out
 }
 
-// gbrainAfterFusion is GBRAIN-17: keep the first fused item of each page.
-// GBRAIN-23: the temporal bypass (and the trace's intent) follows the query this stage sees,
-// variant 0's, re-classified here whatever the variants' classes were.
+// GbrainFusedTop is GBRAIN-25: seed 004's "RRF fusion -> top 30".
+const GbrainFusedTop = 30
+
+// gbrainAfterFusion is GBRAIN-18 (not for temporal queries, GBRAIN-20), then the cut to
+// GbrainFusedTop (GBRAIN-25). GBRAIN-23: the temporal bypass (and the trace's intent) follows
+// the query this stage sees, variant 0's, re-classified here whatever the variants' classes were.
 func gbrainAfterFusion(c *ProfileCall, query string, items []FusedItem) []FusedItem {
 	c.Trace["intent"] = gbrainClassify(query)
 	if c.Trace["intent"] != "temporal" {
 		items = gbrainApplyBoost(c.Options.(gbrainOptions).boost, items)
 	}
-	o := c.Options.(gbrainOptions)
-	if o.dedup {
-		seen := map[string]bool{}
-		out := []FusedItem{}
-		for _, it := range items {
-			key := "\x00" + it.Candidate.Path
-			if page, ok := gbrainResolve(it.Candidate.Path, nil); ok {
-				key = page
-			}
-			if !seen[key] {
-				seen[key] = true
-				out = append(out, it)
-			}
-		}
-		items = out
+	if len(items) > GbrainFusedTop {
+		items = items[:GbrainFusedTop]
 	}
+	byID := map[string]Candidate{}
+	for _, it := range items {
+		byID[it.Candidate.ID] = it.Candidate
+	}
+	c.State["candidates"] = byID
+	return items
+}
+
+// gbrainAfterRerank is GBRAIN-21 then GBRAIN-17 on the reranked list, in seed 004's order:
+// the budget, then dedup keeps the best reranked chunk of each page.
+func gbrainAfterRerank(c *ProfileCall, query string, ids []string, scores []*float64, outcome string) []string {
+	byID := c.State["candidates"].(map[string]Candidate)
+	items := make([]Candidate, len(ids))
+	for i, id := range ids {
+		items[i] = byID[id]
+	}
+	o := c.Options.(gbrainOptions)
 	if o.budget > 0 {
 		var used int64
 		kept := 0
 		for _, it := range items {
-			tokens := int64(len(Words(it.Candidate.Content)))
+			tokens := int64(len(Words(it.Content)))
 			if used+tokens > o.budget {
 				break
 			}
@@ -233,7 +295,31 @@ func gbrainAfterFusion(c *ProfileCall, query string, items []FusedItem) []FusedI
 		c.Trace["budget"] = map[string]any{"limit": o.budget, "used": used, "dropped": len(items) - kept}
 		items = items[:kept]
 	}
-	return items
+	if o.dedup {
+		items = gbrainDedup(items)
+	}
+	out := make([]string, len(items))
+	for i, it := range items {
+		out[i] = it.ID
+	}
+	return out
+}
+
+// gbrainDedup is GBRAIN-17: the first item of each page (page id of its path, or the path).
+func gbrainDedup(items []Candidate) []Candidate {
+	seen := map[string]bool{}
+	out := []Candidate{}
+	for _, it := range items {
+		key := "\x00" + it.Path
+		if page, ok := gbrainResolve(it.Path, nil); ok {
+			key = page
+		}
+		if !seen[key] {
+			seen[key] = true
+			out = append(out, it)
+		}
+	}
+	return out
 }
 
 // gbrainParseBackends is GBRAIN-13: backends.profiles.gbrain {pages, edges?}.
@@ -276,6 +362,16 @@ func gbrainParseBackends(raw any, given bool) (any, error) {
 			d.edges = append(d.edges, edges...)
 		}
 	}
+	// GBRAIN-24: only edges between two indexed pages are stored (the seed's JOIN pages).
+	stored := d.edges[:0:0]
+	for _, e := range d.edges {
+		_, from := d.pages[e.From]
+		_, to := d.pages[e.To]
+		if from && to {
+			stored = append(stored, e)
+		}
+	}
+	d.edges = stored
 	return d, nil
 }
 
@@ -361,6 +457,8 @@ func init() {
 			FilterLeg:     gbrainFilterLeg,
 			GraphBackend:  gbrainGraphBackend,
 			AfterFusion:   gbrainAfterFusion,
+			AfterRerank:   gbrainAfterRerank,
+			RerankEnabled: gbrainRerankEnabled,
 		},
 	})
 }

@@ -13,7 +13,7 @@ import (
 )
 
 // SpecVersion is the spec version this port implements.
-const SpecVersion = "2.2.0"
+const SpecVersion = "3.0.0"
 
 var loneSurrogate = regexp.MustCompile(`\\u[dD][89abAB][0-9a-fA-F]{2}(\\u[dD][c-fC-F][0-9a-fA-F]{2})?|\\u[dD][c-fC-F][0-9a-fA-F]{2}`)
 
@@ -111,4 +111,4 @@ func Marshal(v any) ([]byte, error) {
 // Capabilities lists the optional features this port implements in full.
 func Capabilities() []string { return capabilities }
 
-var capabilities = []string{"rrf-weights", "canonical-fts5", "stopwords:hrc-1.0", "intent-table:hrc-1.0", "graph-leg"}
+var capabilities = []string{"rrf-weights", "canonical-fts5", "stopwords:hrc-1.0", "intent-table:hrc-1.0", "graph-leg", "bm25-fanout"}

@@ -32,6 +32,8 @@ func init() {
 		"stopwords":      opStopwords,
 		"sanitise":       opSanitise,
 		"strongest_term": opStrongest,
+		"fanout_texts":   opFanoutTexts,
+		"rerank_text":    opRerankText,
 		"rrf":            opRRF,
 	} {
 		handlers[k] = v
@@ -162,6 +164,23 @@ func opStrongest(in map[string]any) (map[string]any, error) {
 		return nil, err
 	}
 	return map[string]any{"term": StrongestTerm(q, stop)}, nil
+}
+
+// opFanoutTexts is FANOUT-13: the first-pass query texts of query with its base.
+func opFanoutTexts(in map[string]any) (map[string]any, error) {
+	q, err := reqString(in, "query")
+	if err != nil {
+		return nil, err
+	}
+	base, err := optString(in, "base", q)
+	if err != nil {
+		return nil, err
+	}
+	texts := PlanTexts(q, base)
+	if texts == nil {
+		texts = []string{}
+	}
+	return map[string]any{"texts": texts}, nil
 }
 
 // parseWeight is RRF-3: a finite number >= 0, default 1.

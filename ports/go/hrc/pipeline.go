@@ -45,6 +45,7 @@ type Request struct {
 	TopK, CandidateK, RerankTopN, K int64
 	WBM25, WVector, WGraph          float64
 	Rerank, SkipLadder              bool
+	Fanout                          bool // FANOUT-1: bm25Fanout
 	Aliases                         *Aliases
 	Intent                          *IntentTable
 	Stop                            map[string]bool
@@ -54,7 +55,7 @@ type Request struct {
 
 var requestFields = map[string]bool{"query": true, "mode": true, "topK": true, "candidateK": true,
 	"rerankTopN": true, "rrfK": true, "weights": true, "rerank": true, "skipRetryLadder": true,
-	"aliases": true, "intentTable": true, "stopwordList": true, "profiles": true}
+	"bm25Fanout": true, "aliases": true, "intentTable": true, "stopwordList": true, "profiles": true}
 
 // ParseRequest is PIPE-1, PIPE-2.
 func ParseRequest(v any) (*Request, error) {
@@ -127,6 +128,9 @@ func ParseRequest(v any) (*Request, error) {
 	if r.SkipLadder, err = optBool(m, "skipRetryLadder", false); err != nil {
 		return nil, err
 	}
+	if r.Fanout, err = optBool(m, "bm25Fanout", false); err != nil { // FANOUT-1
+		return nil, err
+	}
 	al, _ := present(m, "aliases")
 	if r.Aliases, err = ParseAliases(al, nil); err != nil {
 		return nil, err
@@ -159,6 +163,7 @@ type bm25Leg struct {
 	hits    []Candidate
 	winning string
 	err     map[string]any
+	passes  []any // FANOUT-19: the first-pass rows (nil without the fanout)
 }
 
 func firstN(c []Candidate, n int64) []Candidate {
@@ -168,8 +173,44 @@ func firstN(c []Candidate, n int64) []Candidate {
 	return c
 }
 
-// runLadder is LADDER-1..LADDER-15.
-func runLadder(r *Request, idx Index, initial string, run *profileRun) bm25Leg {
+// fanoutPass is FANOUT-16..19: every plan query searched, the kept answers merged; the initial
+// row shows the first query and the merged count. It reports whether the walk ends.
+func fanoutPass(r *Request, idx Index, plan []string, leg *bm25Leg) bool {
+	leg.passes = []any{}
+	if len(plan) == 0 {
+		leg.rows = append(leg.rows, row("initial", "", false, 0, "empty", nil))
+		return false
+	}
+	var lists [][]Candidate
+	var primary []Candidate
+	for i, expr := range plan {
+		hits, err := idx.SearchBM25(expr, r.CandidateK)
+		if err != nil {
+			leg.err = errJSON("index_error", err.Error())
+			leg.passes = append(leg.passes, map[string]any{"expression": expr, "hits": 0})
+			leg.rows = append(leg.rows, row("initial", plan[0], true, 0, "", leg.err))
+			return true
+		}
+		hits = firstN(hits, r.CandidateK)
+		leg.passes = append(leg.passes, map[string]any{"expression": expr, "hits": len(hits)})
+		if i == 0 {
+			primary = hits
+		}
+		if len(hits) > 0 && (i == 0 || fanoutKept(primary, expr, hits)) {
+			lists = append(lists, hits)
+		}
+	}
+	merged := fanoutMerge(lists, r.CandidateK)
+	leg.rows = append(leg.rows, row("initial", plan[0], true, len(merged), "", nil))
+	if len(merged) > 0 {
+		leg.hits, leg.winning = merged, "initial"
+		return true
+	}
+	return false
+}
+
+// runLadder is LADDER-1..LADDER-15; plan is the fanout's first pass (nil without it).
+func runLadder(r *Request, idx Index, initial string, run *profileRun, plan []string) bm25Leg {
 	var leg bm25Leg
 	noAliases := &Aliases{alts: map[string][]string{}}
 	// try searches one FTS5 rung; it reports whether the walk ends. LADDER-3: a rung with
@@ -195,7 +236,13 @@ func runLadder(r *Request, idx Index, initial string, run *profileRun) bm25Leg {
 		}
 		return false
 	}
-	if try("initial", initial) || r.SkipLadder {
+	var first bool
+	if plan != nil {
+		first = fanoutPass(r, idx, plan, &leg)
+	} else {
+		first = try("initial", initial)
+	}
+	if first || r.SkipLadder {
 		return leg
 	}
 	quote := func(s string) string {
@@ -205,11 +252,11 @@ func runLadder(r *Request, idx Index, initial string, run *profileRun) bm25Leg {
 		return Quote(s)
 	}
 	strongest := StrongestTerm(r.Query, r.Stop)
-	first := strongest
-	if first == Fold(r.Query) { // LADDER-9: the whole folded query adds nothing
-		first = ""
+	rung1 := strongest
+	if rung1 == Fold(r.Query) { // LADDER-9: the whole folded query adds nothing
+		rung1 = ""
 	}
-	if try("strongest_term", quote(first)) {
+	if try("strongest_term", quote(rung1)) {
 		return leg
 	}
 	leg.rows = append(leg.rows, row("force-refresh", "", false, 0, "no_op", nil))
@@ -291,6 +338,7 @@ type variantRun struct {
 	toks              []Token
 	bm                bm25Leg
 	bSkip, vSkip      string
+	vUnfused          bool // PIPE-11: the vector leg ran at weight 0 for a profile
 	vHits             []Candidate
 	vErr              map[string]any
 	bmTrace, vTrace   map[string]any
@@ -325,7 +373,7 @@ func runVariant(text string, c variantCtx) (*variantRun, error) {
 	v := &variantRun{text: text}
 	// PIPE-11: every stage after the rewrite sees the rewritten query.
 	rq := *r
-	rq.Query = run.rewriteQuery(text)
+	rq.Query = run.rewriteQuery(text, r.Fanout) // FANOUT-15: no temporal rewrite with the fanout
 	q := rq.Query
 	v.query = q
 	_, v.hasOps, v.toks = Parse(q, r.Aliases, r.Stop)
@@ -336,15 +384,28 @@ func runVariant(text string, c variantCtx) (*variantRun, error) {
 	}
 	v.bSkip = legSkip(c.eff == "bm25" || c.eff == "hybrid", w.BM25)
 	v.vSkip = legSkip(c.eff == "semantic" || c.eff == "hybrid", w.Vector)
+	if v.vSkip == "zero_weight" && run.runsAtZeroWeight("vector") {
+		v.vSkip, v.vUnfused = "", true
+	}
 	gSkip := legSkip(c.eff == "hybrid", w.Graph) // GRAPH-3
 
 	v.bmTrace = map[string]any{"ran": v.bSkip == "", "attempts": []any{}, "usedRetry": false,
 		"winningRung": nil, "hits": 0, "error": nil, "skip": nil}
+	if r.Fanout {
+		v.bmTrace["firstPass"] = []any{} // FANOUT-19: [] when the leg does not run
+	}
 	if v.bSkip != "" {
 		v.bmTrace["skip"] = v.bSkip
 	} else {
-		v.bm = runLadder(&rq, filteredIndex{b.Index, run, r.CandidateK}, v.expr, run)
+		var plan []string
+		if r.Fanout { // FANOUT-13..15: never nil with the fanout
+			plan = append([]string{}, PlanExpressions(q, run.fanoutBase(q), r.Aliases, r.Stop)...)
+		}
+		v.bm = runLadder(&rq, filteredIndex{b.Index, run, r.CandidateK}, v.expr, run, plan)
 		v.bmTrace["attempts"] = v.bm.rows
+		if v.bm.passes != nil {
+			v.bmTrace["firstPass"] = v.bm.passes
+		}
 		v.bmTrace["usedRetry"] = len(v.bm.rows) > 1
 		if v.bm.winning != "" {
 			v.bmTrace["winningRung"] = v.bm.winning
@@ -359,8 +420,9 @@ func runVariant(text string, c variantCtx) (*variantRun, error) {
 	if v.vSkip != "" {
 		v.vTrace["skip"] = v.vSkip
 	} else {
+		embedded := run.vectorQuery(q) // PIPE-11
 		ask := run.legSearch("vector", r.CandidateK, func(n int64) ([]Candidate, error) {
-			return b.Vector.SearchVector(q, n)
+			return b.Vector.SearchVector(embedded, n)
 		})
 		h, err := ask(r.CandidateK)
 		if err != nil {
@@ -402,7 +464,7 @@ func runVariant(text string, c variantCtx) (*variantRun, error) {
 	if v.bSkip == "" {
 		add("bm25", w.BM25, v.bm.hits)
 	}
-	if v.vSkip == "" {
+	if v.vSkip == "" && !v.vUnfused {
 		add("vector", w.Vector, v.vHits)
 	}
 	if gRuns { // GRAPH-4
@@ -534,7 +596,7 @@ func Search(r *Request, b Backends) (map[string]any, error) {
 	var rep RerankReport
 	order := unchanged(len(adj))
 	switch {
-	case !r.Rerank:
+	case !r.Rerank || !run.rerankEnabled(): // PIPE-11
 		rep.Outcome = "disabled"
 	case b.Reranker == nil:
 		rep.Outcome = "no_reranker"
@@ -546,7 +608,7 @@ func Search(r *Request, b Backends) (map[string]any, error) {
 	}
 	if rep.Outcome == "" {
 		fired := false
-		if bSkip == "" && vSkip == "" {
+		if bSkip == "" && vSkip == "" && !first.vUnfused {
 			n, f := Unanimity(ids(bm.hits), ids(vHits))
 			fired = f
 			unTrace = map[string]any{"evaluated": true, "agreements": n, "fired": f}

@@ -16,6 +16,8 @@ type ProfileCall struct {
 	Options any
 	Backend any
 	Trace   map[string]any
+	// State is what one hook hands a later one during this call (never traced).
+	State map[string]any
 }
 
 // GraphBackend is the graph leg's backend (GRAPH-2).
@@ -42,15 +44,24 @@ type PipelineHooks struct {
 	// QueryVariants is PIPE-12: more variants of the request's query, called once per search.
 	QueryVariants func(c *ProfileCall, query string) []string
 	RewriteQuery  func(c *ProfileCall, query string) string
+	// FanoutBase is FANOUT-15: the first pass's base query with the fanout, instead of a rewrite.
+	FanoutBase    func(c *ProfileCall, query string) string
 	AdjustWeights func(c *ProfileCall, query string, w Weights) Weights
 	// CheckWeights rejects weights with an error (Go's way of raising from adjust_weights,
 	// e.g. scoped-fusion's SCOPE-2 range): the weights the profile receives, before its
 	// AdjustWeights.
 	CheckWeights func(c *ProfileCall, w Weights) error
-	LegLimit     func(c *ProfileCall, leg string, n int64) int64
-	FilterLeg    func(c *ProfileCall, leg string, hits []Candidate) []Candidate
-	GraphBackend func(c *ProfileCall) GraphBackend
-	AfterFusion  func(c *ProfileCall, query string, items []FusedItem) []FusedItem
+	// RerankEnabled (PIPE-11) false switches the reranker off for the call (outcome disabled).
+	RerankEnabled func(c *ProfileCall) bool
+	// VectorQuery (PIPE-11) is the text the vector leg embeds, given the query (default: it).
+	VectorQuery func(c *ProfileCall, text string) string
+	// RunsAtZeroWeight (PIPE-11) runs the vector leg although its weight is 0; the leg is then
+	// neither fused nor a unanimity voter (the profile reads its hits itself).
+	RunsAtZeroWeight func(c *ProfileCall, leg string) bool
+	LegLimit         func(c *ProfileCall, leg string, n int64) int64
+	FilterLeg        func(c *ProfileCall, leg string, hits []Candidate) []Candidate
+	GraphBackend     func(c *ProfileCall) GraphBackend
+	AfterFusion      func(c *ProfileCall, query string, items []FusedItem) []FusedItem
 	// AfterRerank gets each item's id and rerank score (nil: not reranked) in order and the
 	// rerank outcome; it returns the ids to keep, before the topK cut (PIPE-11).
 	AfterRerank func(c *ProfileCall, query string, ids []string, scores []*float64, outcome string) []string
@@ -140,7 +151,7 @@ func newProfileRun(enabled map[string]any, backendData map[string]any) (*profile
 	run := &profileRun{}
 	for _, name := range names {
 		hooks := Profiles[name].Pipeline
-		call := &ProfileCall{Name: name, Options: enabled[name], Trace: map[string]any{}}
+		call := &ProfileCall{Name: name, Options: enabled[name], Trace: map[string]any{}, State: map[string]any{}}
 		if hooks.ParseBackends != nil {
 			raw, ok := backendData[name]
 			b, err := hooks.ParseBackends(raw, ok && raw != nil)
@@ -165,10 +176,24 @@ func (p *profileRun) queryVariants(q string) []string {
 	return out
 }
 
-func (p *profileRun) rewriteQuery(q string) string {
+// rewriteQuery is PIPE-11; with the fanout a profile with FanoutBase does not rewrite (FANOUT-15).
+func (p *profileRun) rewriteQuery(q string, fanout bool) string {
 	for _, e := range p.calls {
+		if fanout && e.hooks.FanoutBase != nil {
+			continue
+		}
 		if e.hooks.RewriteQuery != nil {
 			q = e.hooks.RewriteQuery(e.call, q)
+		}
+	}
+	return q
+}
+
+// fanoutBase is FANOUT-15: the base query of the first pass (the query when no profile has one).
+func (p *profileRun) fanoutBase(q string) string {
+	for _, e := range p.calls {
+		if e.hooks.FanoutBase != nil {
+			q = e.hooks.FanoutBase(e.call, q)
 		}
 	}
 	return q
@@ -223,6 +248,36 @@ func (p *profileRun) legSearch(leg string, candidateK int64,
 		}
 		return firstN(hits, limit), nil
 	}
+}
+
+// rerankEnabled is PIPE-11: false when an enabled profile switches the reranker off.
+func (p *profileRun) rerankEnabled() bool {
+	for _, e := range p.calls {
+		if e.hooks.RerankEnabled != nil && !e.hooks.RerankEnabled(e.call) {
+			return false
+		}
+	}
+	return true
+}
+
+// vectorQuery is PIPE-11: the text the vector leg embeds (the query unless a profile says).
+func (p *profileRun) vectorQuery(text string) string {
+	for _, e := range p.calls {
+		if e.hooks.VectorQuery != nil {
+			text = e.hooks.VectorQuery(e.call, text)
+		}
+	}
+	return text
+}
+
+// runsAtZeroWeight is PIPE-11: whether an enabled profile runs this leg at weight 0.
+func (p *profileRun) runsAtZeroWeight(leg string) bool {
+	for _, e := range p.calls {
+		if e.hooks.RunsAtZeroWeight != nil && e.hooks.RunsAtZeroWeight(e.call, leg) {
+			return true
+		}
+	}
+	return false
 }
 
 func (p *profileRun) graphBackend() GraphBackend {

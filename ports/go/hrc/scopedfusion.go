@@ -4,12 +4,13 @@ package hrc
 // every leg by metadata.scope, the excludeIds exclusion before fusion, the BM25 headroom.
 
 import (
+	"math/big"
 	"sort"
 	"strconv"
 )
 
 // ScopedFusionVersion is the profile version this port implements (PROFILE-2).
-const ScopedFusionVersion = "1.0.0"
+const ScopedFusionVersion = "2.0.0"
 
 const (
 	scopeOutOfScope = "out_of_scope"
@@ -208,6 +209,7 @@ func init() {
 				if _, ok := c.Trace["legs"]; !ok {
 					c.Trace["legs"] = map[string]any{}
 				}
+				c.State["vectorWeight"] = w.Vector
 				return scopedCheckWeights(map[string]float64{"bm25": w.BM25, "vector": w.Vector, "graph": w.Graph},
 					c.Options.(ScopedOptions))
 			},
@@ -218,8 +220,13 @@ func init() {
 					limit = scopedBM25Limit(n, c.Options.(ScopedOptions))
 				}
 				scopedRow(c, leg)["limit"] = limit
+				if leg == "vector" {
+					c.State["vectorK"] = n
+				}
 				return limit
 			},
+			// SCOPE-16: the seed short-circuits only the keyword call; its semantic search always runs.
+			RunsAtZeroWeight: func(c *ProfileCall, leg string) bool { return leg == "vector" },
 			// SCOPE-6, SCOPE-8, SCOPE-11: one backend answer's filter, counted in the leg's row.
 			FilterLeg: func(c *ProfileCall, leg string, hits []Candidate) []Candidate {
 				kept, removed := scopeFilter(hits, c.Options.(ScopedOptions))
@@ -233,8 +240,32 @@ func init() {
 						scopedAdd(row, "excluded", 1)
 					}
 				}
+				if leg == "vector" { // SCOPE-16: the kept semantic list, for a weight of 0
+					c.State["vector"] = firstN(kept, c.State["vectorK"].(int64))
+				}
 				return kept
 			},
+			AfterFusion: scopedSemanticAtZero,
 		},
 	})
+}
+
+// scopedSemanticAtZero is SCOPE-16: with a vector weight of 0, the semantic-only hits follow
+// the fused list at score 0, in the semantic order.
+func scopedSemanticAtZero(c *ProfileCall, query string, items []FusedItem) []FusedItem {
+	hits, ok := c.State["vector"].([]Candidate)
+	if w, _ := c.State["vectorWeight"].(float64); w != 0 || !ok {
+		return items
+	}
+	seen := map[string]bool{}
+	for _, it := range items {
+		seen[it.Candidate.ID] = true
+	}
+	for _, h := range hits {
+		if !seen[h.ID] {
+			seen[h.ID] = true
+			items = append(items, FusedItem{Candidate: h, Score: 0, Exact: new(big.Rat), Mult: 1})
+		}
+	}
+	return items
 }

@@ -1,6 +1,6 @@
 package hrc
 
-// Scripted backends of the search operation (BACKEND-36..BACKEND-40).
+// Scripted backends of the search operation (BACKEND-36..BACKEND-40, BACKEND-42).
 
 import (
 	"errors"
@@ -12,6 +12,8 @@ type scriptedIndex struct {
 	errs      map[string]string
 	chunks    []Candidate
 	canList   bool
+	execute   bool      // bm25.fts5 (BACKEND-42)
+	fts       *FTSIndex // the chunks in FTS5, when execute
 }
 
 // SearchBM25 answers by exact spelling: this port declares canonical-fts5 and spells
@@ -20,7 +22,17 @@ func (s *scriptedIndex) SearchBM25(expr string, limit int64) ([]Candidate, error
 	if msg, ok := s.errs[expr]; ok {
 		return nil, errors.New(msg)
 	}
-	return firstN(s.responses[expr], limit), nil
+	if hits, ok := s.responses[expr]; ok || s.fts == nil {
+		return firstN(hits, limit), nil
+	}
+	return s.fts.SearchBM25(expr, limit) // BACKEND-42: execute the unscripted expression
+}
+
+// close releases the FTS5 index of BACKEND-42, if any.
+func (s *scriptedIndex) close() {
+	if s.fts != nil {
+		s.fts.Close()
+	}
 }
 
 func (s *scriptedIndex) Chunks() ([]Candidate, bool) { return s.chunks, s.canList }
@@ -88,6 +100,13 @@ func parseScripted(v any) (Backends, error) {
 				idx.responses[k] = cs
 			}
 		}
+		if fv, ok := present(bm, "fts5"); ok {
+			f, ok := fv.(bool)
+			if !ok {
+				return b, invalid("backends.bm25.fts5 must be a boolean")
+			}
+			idx.execute = f
+		}
 		if ev, ok := present(bm, "errors"); ok {
 			em, ok := ev.(map[string]any)
 			if !ok {
@@ -111,6 +130,23 @@ func parseScripted(v any) (Backends, error) {
 			return b, err
 		}
 		idx.chunks, idx.canList = cs, true
+	}
+	if idx.execute { // BACKEND-42
+		if !idx.canList {
+			return b, invalid("backends.bm25.fts5 needs backends.chunks (the rows to search)")
+		}
+		seen := map[string]bool{}
+		for i, c := range idx.chunks {
+			if seen[c.ID] {
+				return b, invalid("backends.chunks[%d]: id %q repeats (BACKEND-42)", i, c.ID)
+			}
+			seen[c.ID] = true
+		}
+		fts, err := NewFTSIndex(idx.chunks)
+		if err != nil {
+			return b, err
+		}
+		idx.fts = fts
 	}
 	emb := false
 	if ev, ok := present(m, "embedder"); ok {
@@ -180,6 +216,9 @@ func opSearch(in map[string]any) (map[string]any, error) {
 		bv = map[string]any{}
 	}
 	b, err := parseScripted(bv)
+	if idx, ok := b.Index.(*scriptedIndex); ok {
+		defer idx.close()
+	}
 	if err != nil {
 		return nil, err
 	}

@@ -437,6 +437,6 @@ func init() {
 		Name:       "temporal",
 		Version:    TemporalVersion,
 		Operations: map[string]handler{"temporal.expand": opTemporalExpand},
-		Pipeline:   &PipelineHooks{ParseRequest: temporalParseRequest, RewriteQuery: temporalRewrite},
+		Pipeline:   &PipelineHooks{ParseRequest: temporalParseRequest, RewriteQuery: temporalRewrite, FanoutBase: temporalRewrite},
 	})
 }

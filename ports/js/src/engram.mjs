@@ -2,9 +2,10 @@
 import { invalid } from './errors.mjs';
 import { loadSpecData } from './data.mjs';
 import { fold } from './text.mjs';
+import { expandTemporal } from './temporal.mjs';
 import { candidate, isAbsent, isObject } from './validate.mjs';
 
-export const ENGRAM_VERSION = '1.0.0';
+export const ENGRAM_VERSION = '2.0.0';
 const DATA_FILE = 'profiles/engram/intent.json';
 const CHANNELS = ['vector', 'bm25', 'graph'];
 
@@ -82,6 +83,16 @@ export function queryDates(query) {
   return out;
 }
 
+// ENGRAM-8: the written ISO days, then the days the temporal profile resolves against now.
+export function queryDays(query, now) {
+  const out = queryDates(query);
+  for (const hint of expandTemporal(query, now).dateHints) {
+    const day = hint.replaceAll('/', '-');
+    if (!out.includes(day)) out.push(day);
+  }
+  return out;
+}
+
 const COUNT = /^(?:0|[1-9][0-9]*)$/;
 function accessCount(meta) {
   const raw = meta['engram.accessCount'];
@@ -107,7 +118,7 @@ function boostOne(id, meta, score, wanted, nowSeconds, halfLife) {
 }
 
 export function boostItems(query, opts, items) {
-  const wanted = queryDates(query);
+  const wanted = queryDays(query, opts.now);
   const records = items.map((it) => boostOne(it.id, it.metadata, it.score, wanted, opts.nowSeconds, opts.halfLifeDays));
   const order = records.map((_, i) => i).sort((a, b) => (records[b].score - records[a].score) || (a - b));
   return { queryDates: wanted, results: order.map((i) => records[i]) };
@@ -131,7 +142,7 @@ export function parseOptions(obj, where, allowed) {
   }
   // ENGRAM-14: the pipeline's minimum cross-encoder score; null means no threshold.
   const minScore = isAbsent(obj.minScore) ? null : finite(obj.minScore, `${where}.minScore`);
-  return { nowSeconds: now.seconds, halfLifeDays, minScore };
+  return { now: obj.now, nowSeconds: now.seconds, halfLifeDays, minScore };
 }
 
 function requireQuery(input) {

@@ -4,6 +4,7 @@ import { compileTokens, parse, sanitise, ftsQuote } from './query.mjs';
 import { strongestTerm } from './strongest.mjs';
 import { fold } from './text.mjs';
 import { trigramSearch } from './trigram.mjs';
+import { kept, merge } from './fanout.mjs';
 
 function row(rung, expression, searched, hits, skip, error) {
   return { rung, expression, searched, hits, skip, error };
@@ -18,7 +19,7 @@ function errorObject(e) {
  * index: {searchBm25(expression, limit), chunks()}; returns
  * {attempts, usedRetry, winningRung, hits: [candidate], error}.
  */
-export function runBm25Leg({ query, aliasTable, compiled, candidateK, skipRetryLadder, index, stopwordList, trigramFilter }) {
+export function runBm25Leg({ query, aliasTable, compiled, candidateK, skipRetryLadder, index, stopwordList, trigramFilter, firstPass = null }) {
   const attempts = [];
   let error = null;
   let winning = null;
@@ -49,16 +50,52 @@ export function runBm25Leg({ query, aliasTable, compiled, candidateK, skipRetryL
     return 'none';
   };
 
+  let passes = null; // FANOUT-19: the first-pass rows, with the fanout
   const done = () => ({
     attempts,
     usedRetry: attempts.length > 1,
     winningRung: winning,
     hits,
     error,
+    ...(passes !== null ? { firstPass: passes } : {}),
   });
 
-  // LADDER-7
-  let r = ftsRung('initial', compiled);
+  // FANOUT-16..19: every plan query, the kept answers merged; the initial row shows the first.
+  const fanoutPass = (expressions) => {
+    passes = [];
+    if (expressions.length === 0) {
+      attempts.push(row('initial', '', false, 0, 'empty', null));
+      return 'none';
+    }
+    const lists = [];
+    let primary = [];
+    for (let i = 0; i < expressions.length; i += 1) {
+      let got;
+      try {
+        got = index.searchBm25(expressions[i], candidateK);
+      } catch (e) {
+        error = errorObject(e);
+        passes.push({ expression: expressions[i], hits: 0 });
+        attempts.push(row('initial', expressions[0], true, 0, null, error));
+        return 'error';
+      }
+      got = got.slice(0, candidateK);
+      passes.push({ expression: expressions[i], hits: got.length });
+      if (i === 0) primary = got;
+      if (got.length > 0 && (i === 0 || kept(primary, expressions[i], got))) lists.push(got);
+    }
+    const merged = merge(lists, candidateK);
+    attempts.push(row('initial', expressions[0], true, merged.length, null, null));
+    if (merged.length > 0) {
+      winning = 'initial';
+      hits = merged;
+      return 'hit';
+    }
+    return 'none';
+  };
+
+  // LADDER-7 (FANOUT-18 with the fanout)
+  let r = firstPass === null ? ftsRung('initial', compiled) : fanoutPass(firstPass);
   if (r !== 'none' || skipRetryLadder) return done();
 
   // LADDER-9: not emitted when the term is the whole folded query

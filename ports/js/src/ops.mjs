@@ -14,6 +14,8 @@ import { normalise, fold, words, cpLength, sortStrings } from './text.mjs';
 import { parse, parseAliases, compileTokens, sanitise } from './query.mjs';
 import { isStopword, stopwordListName } from './stopwords.mjs';
 import { strongestTerm } from './strongest.mjs';
+import { planTexts } from './fanout.mjs';
+import { rerankText } from './reranktext.mjs';
 import { fuse, validateK, validateWeight } from './rrf.mjs';
 import { trigrams, jaccard, trigramSearch } from './trigram.mjs';
 import { patterns, detect, reweight, checkTableName } from './intent.mjs';
@@ -84,6 +86,17 @@ export const OPS = {
   },
   strongest_term(input) {
     return { term: strongestTerm(requireString(input.query, 'query'), stopwordListName(input.stopwordList)) };
+  },
+  // RERANK-13..15: what a reranker is shown
+  rerank_text(input) {
+    const field = (name) => (input[name] == null ? '' : requireString(input[name], name));
+    return { text: rerankText(field('title'), field('summary'), field('content')) };
+  },
+  // FANOUT-13: the first-pass query texts
+  fanout_texts(input) {
+    const query = requireString(input.query, 'query');
+    const base = input.base == null ? query : requireString(input.base, 'base');
+    return { texts: planTexts(query, base) };
   },
   rrf(input) {
     requireArray(input.lists, 'lists');
@@ -164,9 +177,13 @@ export const OPS = {
     };
   },
   search(input) {
-    const backends = scriptedBackends(input.backends);
-    if (input.request == null) throw invalid('request is required');
-    return search(input.request, backends);
+    const backends = scriptedBackends(input.backends, corpusModule ? corpusModule.FtsIndex : null);
+    try {
+      if (input.request == null) throw invalid('request is required');
+      return search(input.request, backends);
+    } finally {
+      backends.close();
+    }
   },
   ...BACKEND_OPS,
 };
@@ -178,6 +195,7 @@ export const BASE_CAPABILITIES = [
   'intent-table:hrc-1.0',
   'stopwords:hrc-1.0',
   'canonical-fts5',
+  'bm25-fanout', // spec/fanout.md
 ];
 
 // What node-sqlite3-wasm with FTS5 adds: operations and the capability sqlite-fts5.

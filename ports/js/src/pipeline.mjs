@@ -5,13 +5,14 @@ import { normalise } from './text.mjs';
 import { parse, parseAliases, compileTokens } from './query.mjs';
 import { stopwordListName } from './stopwords.mjs';
 import { runBm25Leg } from './ladder.mjs';
+import { planExpressions } from './fanout.mjs';
 import { fuse } from './rrf.mjs';
 import { reweight, checkTableName } from './intent.mjs';
 import { unanimity } from './unanimity.mjs';
 import { applyRerank } from './rerank.mjs';
 import { parseProfilesMember, ProfileRun } from './profiles.mjs';
 
-export const SPEC_VERSION = '2.2.0';
+export const SPEC_VERSION = '3.0.0';
 const MODES = new Set(['bm25', 'semantic', 'hybrid', 'auto']);
 
 // PIPE-1, OP-4, OP-5: a whole number in [1, 2^31-1]; null is absent.
@@ -36,6 +37,7 @@ function weight(v, field) {
 // PIPE-1, PIPE-2
 const KNOWN_FIELDS = new Set([
   'query', 'mode', 'topK', 'candidateK', 'rerankTopN', 'rrfK', 'weights', 'rerank', 'skipRetryLadder', 'aliases',
+  'bm25Fanout',
   'intentTable',
   'stopwordList',
   'profiles',
@@ -73,6 +75,7 @@ export function validateRequest(request) {
     weights,
     rerank: bool(request.rerank, 'rerank', true),
     skipRetryLadder: bool(request.skipRetryLadder, 'skipRetryLadder', false),
+    bm25Fanout: bool(request.bm25Fanout, 'bm25Fanout', false), // FANOUT-1
     // PIPE-1, INTENT-13: a known table name; absent means the anchor table.
     intentTable: checkTableName(request.intentTable, 'request.intentTable'),
   };
@@ -120,12 +123,15 @@ export function variantList(query, profiles) {
 function runVariant(text, ctx) {
   const { req, aliasTable, stopwordList, profiles, backends, effective, graphBackend } = ctx;
   // 1. parse and compile, after the profiles' rewrites (PIPE-11)
-  const query = profiles.rewriteQuery(text);
+  const query = profiles.rewriteQuery(text, req.bm25Fanout); // FANOUT-15: no temporal rewrite with the fanout
   const parsed = parse(query, aliasTable, stopwordList);
   const expression = compileTokens(parsed.tokens);
   const weights = profiles.adjustWeights(query, req.weights); // PIPE-11
   const bm25Skip = legSkip(effective === 'bm25' || effective === 'hybrid', weights.bm25);
-  const vectorSkip = legSkip(effective === 'semantic' || effective === 'hybrid', weights.vector);
+  let vectorSkip = legSkip(effective === 'semantic' || effective === 'hybrid', weights.vector);
+  // PIPE-11: a profile may run the vector leg at weight 0; it is then neither fused nor a voter.
+  const vectorUnfused = vectorSkip === 'zero_weight' && profiles.runsAtZeroWeight('vector');
+  if (vectorUnfused) vectorSkip = null;
   const graphSkip = legSkip(effective === 'hybrid', weights.graph); // GRAPH-3
   const bm25Runs = bm25Skip === null;
   const vectorRuns = vectorSkip === null;
@@ -133,9 +139,13 @@ function runVariant(text, ctx) {
 
   // 3. BM25 leg
   let bm25 = { ran: false, attempts: [], usedRetry: false, winningRung: null, hits: [], error: null };
+  if (req.bm25Fanout) bm25.firstPass = []; // FANOUT-19: [] when the leg does not run
   if (bm25Runs) {
     const index = backends.index;
+    // FANOUT-13..15: the plan of the query and its base (the temporal-augmented query)
+    const firstPass = req.bm25Fanout ? planExpressions(query, profiles.fanoutBase(query), aliasTable, stopwordList) : null;
     const leg = runBm25Leg({
+      firstPass,
       query,
       aliasTable,
       compiled: expression,
@@ -164,9 +174,10 @@ function runVariant(text, ctx) {
   let vector = { ran: false, hits: [], error: null };
   if (vectorRuns) {
     vector = { ran: true, hits: [], error: null };
+    const embedded = profiles.vectorQuery(parsed.normalised); // PIPE-11
     try {
       const ask = profiles.legSearch('vector', req.candidateK, (n) =>
-        backends.vector.search(backends.embedder.embed(parsed.normalised), n));
+        backends.vector.search(backends.embedder.embed(embedded), n));
       vector.hits = ask(req.candidateK).slice(0, req.candidateK);
     } catch (e) {
       vector.error = legError(e);
@@ -190,11 +201,11 @@ function runVariant(text, ctx) {
   // the lists of stage 5
   const lists = [];
   if (bm25Runs) lists.push({ name: 'bm25', weight: weights.bm25, items: bm25.hits });
-  if (vectorRuns) lists.push({ name: 'vector', weight: weights.vector, items: vector.hits });
+  if (vectorRuns && !vectorUnfused) lists.push({ name: 'vector', weight: weights.vector, items: vector.hits });
   if (graphRuns) lists.push({ name: 'graph', weight: weights.graph, items: graph.hits }); // GRAPH-4
   const ranLegs = [bm25Runs ? bm25 : null, vectorRuns ? vector : null, graphRuns ? graph : null].filter(Boolean);
   return {
-    text, query, parsed, expression, bm25, bm25Runs, bm25Skip, vector, vectorRuns, vectorSkip,
+    text, query, parsed, expression, bm25, bm25Runs, bm25Skip, vector, vectorRuns, vectorSkip, vectorUnfused,
     graph, graphRuns, graphSkip, lists, ranLegs, fused: [],
   };
 }
@@ -219,6 +230,7 @@ function legsJson(run, withGraph) {
       winningRung: run.bm25.winningRung,
       hits: run.bm25.hits.length,
       error: run.bm25.error,
+      ...(run.bm25.firstPass !== undefined ? { firstPass: run.bm25.firstPass } : {}),
     },
     vector: { ran: run.vector.ran, skip: run.vectorSkip, hits: run.vector.hits.length, error: run.vector.error },
   };
@@ -273,11 +285,11 @@ export function search(request, backends) {
     ? { name: backends.reranker.name, rerank: (head) => backends.reranker.rerank(query, head) }
     : null;
   const reranked = applyRerank(afterIntent, {
-    enabled: req.rerank,
+    enabled: req.rerank && profiles.rerankEnabled(), // PIPE-11
     reranker,
     topN: req.rerankTopN,
     unanimityFired: () => {
-      if (!bm25Runs || !vectorRuns) return false; // UNAN-6: a vote between two legs that ran
+      if (!bm25Runs || !vectorRuns || first.vectorUnfused) return false; // UNAN-6: a vote between two fused legs that ran
       const u = unanimity(
         bm25.hits.map((h) => h.id),
         vector.hits.map((h) => h.id),

@@ -50,7 +50,7 @@ export class ProfileRun {
       const hooks = PROFILES.get(name).pipeline;
       const raw = backendData ? backendData[name] : undefined;
       const backend = hooks.parseBackends ? hooks.parseBackends(raw ?? undefined) : undefined;
-      this.calls.push({ hooks, call: { name, options, backend, trace: {} } });
+      this.calls.push({ hooks, call: { name, options, backend, trace: {}, state: {} } });
     }
   }
 
@@ -61,8 +61,18 @@ export class ProfileRun {
     return out;
   }
 
-  rewriteQuery(query) {
-    for (const { hooks, call } of this.calls) if (hooks.rewriteQuery) query = hooks.rewriteQuery(call, query);
+  // With the fanout a profile with fanoutBase does not rewrite the query (FANOUT-15).
+  rewriteQuery(query, fanout = false) {
+    for (const { hooks, call } of this.calls) {
+      if (fanout && hooks.fanoutBase) continue;
+      if (hooks.rewriteQuery) query = hooks.rewriteQuery(call, query);
+    }
+    return query;
+  }
+
+  // FANOUT-15: the base query of the first pass (the query when no profile has one).
+  fanoutBase(query) {
+    for (const { hooks, call } of this.calls) if (hooks.fanoutBase) query = hooks.fanoutBase(call, query);
     return query;
   }
 
@@ -77,6 +87,22 @@ export class ProfileRun {
       weights = { bm25: w.bm25, vector: w.vector, graph: w.graph };
     }
     return weights;
+  }
+
+  // PIPE-11: false when an enabled profile switches the reranker off for this call.
+  rerankEnabled() {
+    return this.calls.every(({ hooks, call }) => !hooks.rerankEnabled || hooks.rerankEnabled(call));
+  }
+
+  // PIPE-11: the text the vector leg embeds (the normalised query unless a profile says).
+  vectorQuery(text) {
+    for (const { hooks, call } of this.calls) if (hooks.vectorQuery) text = hooks.vectorQuery(call, text);
+    return text;
+  }
+
+  // PIPE-11: whether an enabled profile runs this leg although its weight is 0.
+  runsAtZeroWeight(leg) {
+    return this.calls.some(({ hooks, call }) => hooks.runsAtZeroWeight && hooks.runsAtZeroWeight(call, leg));
   }
 
   // PIPE-11: ask for the profiles' limit, filter each answer, then keep `limit` (PIPE-4).

@@ -245,5 +245,6 @@ export const temporalProfile = {
       return expandTemporal(input.query, questionDateInput(input.questionDate));
     },
   },
-  pipeline: { parseRequest, rewriteQuery },
+  // FANOUT-15: with the fanout the augmented query is a first-pass query, not a rewrite
+  pipeline: { parseRequest, rewriteQuery, fanoutBase: rewriteQuery },
 };

@@ -11,7 +11,7 @@ from typing import Any
 from reference.profiles.bm25_okapi.operation import op_score
 from reference.profiles.bm25_okapi.pipeline import PIPELINE
 
-VERSION = "1.0.0"
+VERSION = "1.1.0"
 
 OPERATIONS: dict[str, Any] = {"bm25-okapi.score": op_score}
 

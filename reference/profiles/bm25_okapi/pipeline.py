@@ -15,9 +15,10 @@ from reference.profile_hooks import PipelineHooks, ProfileCall
 from reference.profiles.bm25_okapi.collection import Collection, MemoryCollection
 from reference.profiles.bm25_okapi.operation import documents_from_json
 from reference.profiles.bm25_okapi.scoring import Params, check_params
+from reference.text import normalise
 from reference.types import MAX_INTEGER, Candidate, InvalidInput
 
-OPTION_NAMES = frozenset({"k1", "b"})
+OPTION_NAMES = frozenset({"k1", "b", "hypotheticalDocument"})
 BACKEND_NAMES = frozenset({"documents"})
 LEG = "bm25"
 
@@ -28,14 +29,26 @@ class Options:
 
     params: Params
     query: str = ""
+    #: OKAPI-17: the caller's hypothetical document (HyDE), normalised; None embeds the query.
+    hypothetical: str | None = None
 
 
 def parse_request(obj: Mapping[str, Any]) -> Options:
-    """OKAPI-14: `{k1?, b?}`; an unknown member is invalid_input (PIPE-10)."""
+    """OKAPI-14, OKAPI-17: `{k1?, b?, hypotheticalDocument?}`; an unknown member is
+    invalid_input (PIPE-10)."""
     unknown = sorted(set(obj) - OPTION_NAMES)
     if unknown:
         raise InvalidInput(f"request.profiles.bm25-okapi: unknown option(s) {unknown}")
-    return Options(check_params(obj.get("k1"), obj.get("b")))
+    raw = obj.get("hypotheticalDocument")
+    hypothetical = None
+    if raw is not None:
+        if not isinstance(raw, str) or normalise(raw) == "":
+            raise InvalidInput(
+                "request.profiles.bm25-okapi.hypotheticalDocument must be a string, "
+                "not empty after normalisation"
+            )
+        hypothetical = normalise(raw)
+    return Options(check_params(obj.get("k1"), obj.get("b")), hypothetical=hypothetical)
 
 
 def parse_backends(raw: Any) -> Collection:
@@ -77,6 +90,12 @@ def adjust_weights(call: ProfileCall, query: str, weights: dict[str, float]) -> 
     return weights
 
 
+def vector_query(call: ProfileCall, text: str) -> str:
+    """OKAPI-17: the vector leg embeds the hypothetical document instead of the query."""
+    hypothetical = _options(call).hypothetical
+    return text if hypothetical is None else hypothetical
+
+
 def leg_limit(call: ProfileCall, leg: str, candidate_k: int) -> int:
     """OKAPI-14 step 1: the BM25 leg asks for every match."""
     return MAX_INTEGER if leg == LEG else candidate_k
@@ -97,6 +116,7 @@ PIPELINE = PipelineHooks(
     parse_request=parse_request,
     parse_backends=parse_backends,
     adjust_weights=adjust_weights,
+    vector_query=vector_query,
     leg_limit=leg_limit,
     filter_leg=filter_leg,
 )

@@ -6,7 +6,7 @@ from __future__ import annotations
 from reference.profiles.engram.ops import op_boost, op_classify, op_threshold
 from reference.profiles.engram.pipeline import PIPELINE
 
-VERSION = "1.0.0"
+VERSION = "2.0.0"
 OPERATIONS = {
     "engram.classify": op_classify,
     "engram.boost": op_boost,

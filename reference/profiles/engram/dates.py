@@ -5,6 +5,9 @@ from __future__ import annotations
 
 import re
 
+from reference.profiles.temporal.expand import expand
+from reference.text import fold
+
 _FORM = re.compile(r"([0-9]{4})-([0-9]{2})-([0-9]{2})(?:T([0-9]{2}):([0-9]{2}):([0-9]{2})Z)?",
                    re.ASCII)
 #: ENGRAM-8: a date written in the query.
@@ -54,6 +57,17 @@ def query_dates(folded_query: str) -> list[str]:
     for m in QUERY_DATE.finditer(folded_query):
         if parse(m.group(0)) is not None and m.group(0) not in out:
             out.append(m.group(0))
+    return out
+
+
+def query_days(query: str, now: str) -> list[str]:
+    """ENGRAM-8: the ISO days written in the query, then the days the temporal profile resolves
+    in it with `now` as its questionDate (TEMPORAL-5..20), as `YYYY-MM-DD`, each once."""
+    out = query_dates(fold(query))
+    for hint in expand(query, now).date_hints:
+        day = hint.replace("/", "-")
+        if day not in out:
+            out.append(day)
     return out
 
 

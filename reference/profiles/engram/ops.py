@@ -6,7 +6,6 @@ from typing import Any
 
 from reference.profiles.engram import boost, dates, options
 from reference.profiles.engram.table import classify
-from reference.text import fold
 from reference.types import InvalidInput, candidate_from_json
 
 JSON = dict[str, Any]
@@ -29,7 +28,7 @@ def boost_items(query: str, opts: options.Options,
                 items: list[tuple[str, dict[str, str], float]]) -> tuple[list[str], list[JSON]]:
     """ENGRAM-8..11 over (id, metadata, score) items: the query's dates and one record per
     item `{id, score, dateMatch, ageDays, recency, access}` in the new order."""
-    wanted = dates.query_dates(fold(query))
+    wanted = dates.query_days(query, opts.now)
     records: list[JSON] = []
     for item_id, metadata, score in items:
         f = boost.factors(metadata, wanted, opts.now_seconds, opts.half_life_days)

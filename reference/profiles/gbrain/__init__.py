@@ -14,16 +14,18 @@ from reference.profile_hooks import PipelineHooks
 from .graph_leg import (
     adjust_weights,
     after_fusion,
+    after_rerank,
     filter_leg,
     graph_backend,
     leg_limit,
     parse_graph_data,
     parse_options,
     query_variants,
+    rerank_enabled,
 )
 from .ops import op_extract_links, op_traverse
 
-VERSION = "1.1.0"
+VERSION = "2.0.0"
 
 OPERATIONS = {
     "gbrain.extract_links": op_extract_links,
@@ -39,4 +41,6 @@ PIPELINE = PipelineHooks(
     filter_leg=filter_leg,
     graph_backend=graph_backend,
     after_fusion=after_fusion,
+    after_rerank=after_rerank,
+    rerank_enabled=rerank_enabled,
 )

@@ -27,10 +27,29 @@ from .traverse import WalkOptions, adjacency, edges_from_json, walk, walk_option
 SOURCES_FILE = "profiles/gbrain/sources.json"
 OPTION_FIELDS = frozenset(
     {"depth", "fanout", "types", "direction", "exclude", "dedup", "boost", "tokenBudget",
-     "variants"}
+     "variants", "bundle", "expansion", "reranker"}
 )
+
+
+@dataclass(frozen=True)
+class Bundle:
+    """GBRAIN-26, GBRAIN-27: a mode bundle's defaults."""
+
+    expansion: bool
+    reranker: bool
+    token_budget: int
+
+
+#: GBRAIN-26 (expansion, the balanced reranker: seed 004) and GBRAIN-27 (the rest: the kit's).
+BUNDLES = {
+    "conservative": Bundle(expansion=False, reranker=False, token_budget=4000),
+    "balanced": Bundle(expansion=False, reranker=True, token_budget=8000),
+    "tokenmax": Bundle(expansion=True, reranker=True, token_budget=16000),
+}
 #: GBRAIN-22: at most this many caller-supplied query variants.
 MAX_VARIANTS = 8
+#: GBRAIN-25: seed 004's "RRF fusion → top 30": the fused list is cut to this many.
+FUSED_TOP = 30
 
 
 @dataclass(frozen=True)
@@ -46,6 +65,10 @@ class GbrainOptions:
     token_budget: int | None = None
     #: GBRAIN-22: the caller's query variants, in their order.
     variants: tuple[str, ...] = ()
+    #: GBRAIN-26: the mode bundle (None: none), whether variants run, whether the reranker runs.
+    bundle: str | None = None
+    expansion: bool = True
+    reranker: bool = True
 
 
 @dataclass(frozen=True)
@@ -69,18 +92,34 @@ def parse_options(obj: Mapping[str, Any]) -> GbrainOptions:
         exclude = default_excludes()
     elif not isinstance(exclude, list) or not all(isinstance(p, str) and p for p in exclude):
         raise InvalidInput(f"{where}.exclude must be a list of non-empty strings")
+    bundle = obj.get("bundle")
+    if bundle is not None and bundle not in BUNDLES:
+        raise InvalidInput(f"{where}.bundle must be one of {sorted(BUNDLES)}")
+    preset = BUNDLES.get(bundle) if isinstance(bundle, str) else None
     budget = obj.get("tokenBudget")
-    dedup = obj.get("dedup")
-    if dedup is not None and not isinstance(dedup, bool):
-        raise InvalidInput(f"{where}.dedup must be a boolean")
+    if budget is None and preset is not None:
+        budget = preset.token_budget
     return GbrainOptions(
         walk_options(obj, f"{where}."),
         tuple(exclude),
-        True if dedup is None else dedup,
+        _flag(obj, "dedup", True, where),
         _boost_map(obj.get("boost"), f"{where}.boost"),
         None if budget is None else whole_number(budget, f"{where}.tokenBudget"),
         _variants(obj.get("variants"), f"{where}.variants"),
+        bundle,
+        _flag(obj, "expansion", True if preset is None else preset.expansion, where),
+        _flag(obj, "reranker", True if preset is None else preset.reranker, where),
     )
+
+
+def _flag(obj: Mapping[str, Any], name: str, default: bool, where: str) -> bool:
+    """A boolean option; absent or null takes the default (OP-5)."""
+    value = obj.get(name)
+    if value is None:
+        return default
+    if not isinstance(value, bool):
+        raise InvalidInput(f"{where}.{name} must be a boolean")
+    return value
 
 
 def _variants(raw: object, where: str) -> tuple[str, ...]:
@@ -96,8 +135,22 @@ def _variants(raw: object, where: str) -> tuple[str, ...]:
 
 
 def query_variants(call: ProfileCall, query: str) -> list[str]:
-    """GBRAIN-22: the caller's variants, run by the core and merged by RRF (PIPE-12)."""
-    return list(call.options.variants)
+    """GBRAIN-22: the caller's variants, run by the core and merged by RRF (PIPE-12), when
+    expansion is on (GBRAIN-26); records the bundle in the trace."""
+    options: GbrainOptions = call.options
+    if options.bundle is not None:
+        call.trace["bundle"] = {
+            "name": options.bundle,
+            "expansion": options.expansion,
+            "reranker": options.reranker,
+            "tokenBudget": options.token_budget,
+        }
+    return list(options.variants) if options.expansion else []
+
+
+def rerank_enabled(call: ProfileCall) -> bool:
+    """GBRAIN-26: the bundle's (or the option's) reranker switch."""
+    return bool(call.options.reranker)
 
 
 def _boost_map(raw: object, where: str) -> tuple[tuple[str, float], ...]:
@@ -160,40 +213,53 @@ def adjust_weights(call: ProfileCall, query: str, weights: dict[str, float]) -> 
 
 
 def after_fusion(call: ProfileCall, query: str, items: list[Fused]) -> list[Fused]:
-    """GBRAIN-18 (not for temporal queries, GBRAIN-20) then GBRAIN-17: boosts, then dedup.
+    """GBRAIN-18 (not for temporal queries, GBRAIN-20), then the cut to FUSED_TOP (GBRAIN-25).
 
     GBRAIN-23: the class that decides the temporal bypass (and the trace's `intent`) is the
     one of the query this stage sees, variant 0's, whatever the variants' classes were.
+    The kept candidates are handed to `after_rerank` (dedup and budget, GBRAIN-17, GBRAIN-21).
     """
     call.trace["intent"] = classify(query)
     if call.trace["intent"] != "temporal":
         items = boost(call.options, items)
-    if call.options.dedup:
-        items = dedup(items)
-    if call.options.token_budget is not None:
-        items = within_budget(call, call.options.token_budget, items)
+    items = items[:FUSED_TOP]
+    call.state["candidates"] = {item.id: item.candidate for item in items}
     return items
 
 
-def dedup(items: list[Fused]) -> list[Fused]:
-    """GBRAIN-17: the first fused item of each page (page id of its path, or the path)."""
+def after_rerank(
+    call: ProfileCall, query: str, entries: list[tuple[str, float | None]], outcome: str
+) -> list[str]:
+    """GBRAIN-21 then GBRAIN-17 on the reranked list, in seed 004's order: the budget, then
+    dedup keeps the best reranked chunk of each page."""
+    by_id: Mapping[str, Candidate] = call.state["candidates"]
+    items = [by_id[item_id] for item_id, _ in entries]
+    if call.options.token_budget is not None:
+        items = within_budget(call, call.options.token_budget, items)
+    if call.options.dedup:
+        items = dedup(items)
+    return [item.id for item in items]
+
+
+def dedup(items: list[Candidate]) -> list[Candidate]:
+    """GBRAIN-17: the first item of each page (page id of its path, or the path)."""
     seen: set[str] = set()
-    out: list[Fused] = []
+    out: list[Candidate] = []
     for item in items:
-        page = page_of_path(item.candidate.path)
-        key = item.candidate.path if page is None else page
+        page = page_of_path(item.path)
+        key = item.path if page is None else page
         if key not in seen:
             seen.add(key)
             out.append(item)
     return out
 
 
-def within_budget(call: ProfileCall, budget: int, items: list[Fused]) -> list[Fused]:
+def within_budget(call: ProfileCall, budget: int, items: list[Candidate]) -> list[Candidate]:
     """GBRAIN-21: the longest prefix whose TEXT-7 word count of contents fits the budget."""
     used = 0
     kept = 0
     for item in items:
-        tokens = len(words(item.candidate.content))
+        tokens = len(words(item.content))
         if used + tokens > budget:
             break
         used += tokens
@@ -224,7 +290,12 @@ def parse_graph_data(obj: Any | None) -> GraphData | None:
         edges = edges_from_json(obj["edges"], f"{where}.edges")
     else:
         edges = [e for page in pages for e in extract_links(page.path, page.content)[1]]
-    return GraphData(by_page, edges)
+    return GraphData(by_page, stored_edges(edges, by_page))
+
+
+def stored_edges(edges: Sequence[Edge], pages: Mapping[str, Candidate]) -> list[Edge]:
+    """GBRAIN-24: only edges between two indexed pages are stored (the seed's JOIN pages)."""
+    return [e for e in edges if e.source in pages and e.target in pages]
 
 
 def _names(page_id: str, page: Candidate) -> list[list[str]]:

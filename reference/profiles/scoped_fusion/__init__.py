@@ -9,7 +9,7 @@ from reference.profiles.scoped_fusion.dense_hits import dense_hits_op
 from reference.profiles.scoped_fusion.hooks import PIPELINE
 from reference.profiles.scoped_fusion.ops import filter_op
 
-VERSION = "1.0.0"
+VERSION = "2.0.0"
 
 __all__ = ["OPERATIONS", "PIPELINE", "VERSION"]
 

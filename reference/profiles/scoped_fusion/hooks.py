@@ -8,6 +8,7 @@ port in conformance/selftest/mutants.py can replace one rule at a time.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from fractions import Fraction
 from typing import Any
 
 from reference.profile_hooks import PipelineHooks, ProfileCall
@@ -19,6 +20,7 @@ from reference.profiles.scoped_fusion.scope_filter import (
     check_weights,
     filter_hits,
 )
+from reference.rrf import Fused
 from reference.types import Candidate
 
 
@@ -38,6 +40,7 @@ def leg_limit(options: Options, leg: str, candidate_k: int) -> int:
 def _leg_limit(call: ProfileCall, leg: str, candidate_k: int) -> int:
     limit = leg_limit(call.options, leg, candidate_k)
     _row(call, leg)["limit"] = limit
+    call.state[f"{leg}:k"] = candidate_k
     return limit
 
 
@@ -49,6 +52,8 @@ def _filter_leg(call: ProfileCall, leg: str, hits: list[Candidate]) -> list[Cand
     row["returned"] += len(hits)
     row["outOfScope"] += sum(1 for r in outcome.removed if r.reason == OUT_OF_SCOPE)
     row["excluded"] += sum(1 for r in outcome.removed if r.reason == EXCLUDED)
+    if leg == "vector":  # SCOPE-16: the kept semantic list, for a weight of 0
+        call.state["vector"] = outcome.kept[: call.state["vector:k"]]
     return outcome.kept
 
 
@@ -62,7 +67,17 @@ def _adjust_weights(
     """
     check_weights(weights, call.options)
     call.trace.setdefault("legs", {})
+    call.state["vectorWeight"] = weights["vector"]
     return dict(weights)
+
+
+def runs_at_zero_weight(leg: str) -> bool:
+    """SCOPE-16: the seed short-circuits only the keyword call; its semantic search always runs."""
+    return leg == "vector"
+
+
+def _runs_at_zero_weight(call: ProfileCall, leg: str) -> bool:
+    return runs_at_zero_weight(leg)
 
 
 def after_fusion(options: Options, items: list[Any]) -> list[Any]:
@@ -70,8 +85,22 @@ def after_fusion(options: Options, items: list[Any]) -> list[Any]:
     return items
 
 
+def semantic_at_zero(items: list[Fused], semantic: list[Candidate]) -> list[Fused]:
+    """SCOPE-16: semantic-only hits follow the fused list at score 0, in the semantic order."""
+    seen = {item.id for item in items}
+    out = list(items)
+    for hit in semantic:
+        if hit.id not in seen:
+            seen.add(hit.id)
+            out.append(Fused(hit, 0.0, Fraction(0)))
+    return out
+
+
 def _after_fusion(call: ProfileCall, query: str, items: list[Any]) -> list[Any]:
-    return after_fusion(call.options, items)
+    items = after_fusion(call.options, items)
+    if call.state.get("vectorWeight") == 0 and "vector" in call.state:
+        items = semantic_at_zero(items, call.state["vector"])
+    return items
 
 
 def _parse_request(obj: Mapping[str, Any]) -> Options:
@@ -81,6 +110,7 @@ def _parse_request(obj: Mapping[str, Any]) -> Options:
 PIPELINE = PipelineHooks(
     parse_request=_parse_request,
     adjust_weights=_adjust_weights,
+    runs_at_zero_weight=_runs_at_zero_weight,
     leg_limit=_leg_limit,
     filter_leg=_filter_leg,
     after_fusion=_after_fusion,

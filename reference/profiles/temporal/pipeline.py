@@ -40,4 +40,12 @@ def rewrite_query(call: ProfileCall, query: str) -> str:
     return expansion.augmented_query
 
 
-PIPELINE = PipelineHooks(parse_request=parse_request, rewrite_query=rewrite_query)
+def fanout_base(call: ProfileCall, query: str) -> str:
+    """FANOUT-15: with the BM25 fanout the augmented query is one first-pass query; the
+    query itself is not rewritten. The trace is TEMPORAL-21's."""
+    return rewrite_query(call, query)
+
+
+PIPELINE = PipelineHooks(
+    parse_request=parse_request, rewrite_query=rewrite_query, fanout_base=fanout_base
+)

@@ -1,5 +1,5 @@
-// Scripted backends of the `search` operation (spec/operations.md, BACKEND-36..BACKEND-40).
-import { invalid, indexError } from '../errors.mjs';
+// Scripted backends of the `search` operation (spec/operations.md, BACKEND-36..BACKEND-40, BACKEND-42).
+import { HrcError, invalid, indexError } from '../errors.mjs';
 import { isObject, candidate, chunk, requireArray } from '../validate.mjs';
 
 export function parseRerankScore(v, field) {
@@ -69,7 +69,9 @@ function scriptedList(spec, where) {
   };
 }
 
-export function scriptedBackends(backends) {
+// `FtsIndex` is the FTS5 index class of backends/corpus.mjs (null when SQLite is unavailable):
+// with `bm25.fts5: true` it executes every unscripted expression over the chunks (BACKEND-42).
+export function scriptedBackends(backends, FtsIndex = null) {
   if (backends == null) backends = {}; // OP-5: null is absent
   if (!isObject(backends)) throw invalid('backends must be an object');
   const field = 'backends';
@@ -77,9 +79,14 @@ export function scriptedBackends(backends) {
   // bm25
   const responses = new Map();
   const errors = new Map();
+  let execute = false;
   if (backends.bm25 != null) {
     const b = backends.bm25;
     if (!isObject(b)) throw invalid(`${field}.bm25 must be an object`);
+    if (b.fts5 != null) {
+      if (typeof b.fts5 !== 'boolean') throw invalid(`${field}.bm25.fts5 must be a boolean`);
+      execute = b.fts5;
+    }
     if (b.responses != null) {
       if (!isObject(b.responses)) throw invalid(`${field}.bm25.responses must be an object`);
       for (const [expr, hits] of Object.entries(b.responses)) {
@@ -103,6 +110,25 @@ export function scriptedBackends(backends) {
   if (backends.chunks != null) {
     requireArray(backends.chunks, `${field}.chunks`);
     chunks = backends.chunks.map((c, i) => chunk(c, `${field}.chunks[${i}]`));
+  }
+
+  // BACKEND-42: an FTS5 index of the chunks answers every unscripted expression.
+  let fts = null;
+  if (execute) {
+    if (chunks === null) throw invalid(`${field}.bm25.fts5 needs ${field}.chunks (the rows to search)`);
+    const seen = new Set();
+    chunks.forEach((c, i) => {
+      if (seen.has(c.id)) throw invalid(`${field}.chunks[${i}]: id ${JSON.stringify(c.id)} repeats (BACKEND-42)`);
+      seen.add(c.id);
+    });
+    if (FtsIndex === null) throw new HrcError('unsupported', `${field}.bm25.fts5 needs SQLite FTS5 (capability sqlite-fts5)`);
+    fts = new FtsIndex();
+    try {
+      fts.write({ chunks });
+    } catch (e) {
+      fts.close();
+      throw e;
+    }
   }
 
   // embedder
@@ -129,6 +155,7 @@ export function scriptedBackends(backends) {
     index: {
       searchBm25(expression, limit) {
         if (errors.has(expression)) throw indexError(errors.get(expression));
+        if (!responses.has(expression) && fts !== null) return fts.searchBm25(expression, limit);
         const hits = responses.get(expression) ?? [];
         return hits.slice(0, limit);
       },
@@ -141,5 +168,8 @@ export function scriptedBackends(backends) {
     reranker: reranker ? { name: reranker.name, rerank: (_query, head) => reranker.rerank(head) } : null,
     graph,
     profiles,
+    close() {
+      if (fts !== null) fts.close();
+    },
   };
 }

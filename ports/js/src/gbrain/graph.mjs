@@ -8,7 +8,13 @@ import { candidate, isObject, wholeNumber } from '../validate.mjs';
 import { extractLinks, pageOfPath } from './links.mjs';
 import { edgesFromJson, traverse, walkOptions } from './traverse.mjs';
 
-const OPTION_FIELDS = new Set(['depth', 'fanout', 'types', 'direction', 'exclude', 'dedup', 'boost', 'tokenBudget', 'variants']);
+const OPTION_FIELDS = new Set(['depth', 'fanout', 'types', 'direction', 'exclude', 'dedup', 'boost', 'tokenBudget', 'variants', 'bundle', 'expansion', 'reranker']);
+// GBRAIN-26 (expansion, the balanced reranker: seed 004) and GBRAIN-27 (the rest: the kit's).
+export const BUNDLES = {
+  conservative: { expansion: false, reranker: false, tokenBudget: 4000 },
+  balanced: { expansion: false, reranker: true, tokenBudget: 8000 },
+  tokenmax: { expansion: true, reranker: true, tokenBudget: 16000 },
+};
 const MAX_VARIANTS = 8; // GBRAIN-22
 const MAX_INTEGER = 2 ** 31 - 1;
 
@@ -30,12 +36,20 @@ export function parseOptions(obj) {
   else if (!Array.isArray(exclude) || !exclude.every((p) => typeof p === 'string' && p !== '')) {
     throw invalid(`${where}.exclude must be a list of non-empty strings`);
   }
-  let dedup = obj.dedup;
-  if (dedup === undefined || dedup === null) dedup = true;
-  else if (typeof dedup !== 'boolean') throw invalid(`${where}.dedup must be a boolean`);
-  const tokenBudget = obj.tokenBudget === undefined || obj.tokenBudget === null
+  const bundle = obj.bundle ?? null;
+  if (bundle !== null && !Object.hasOwn(BUNDLES, bundle)) throw invalid(`${where}.bundle must be conservative, balanced or tokenmax`);
+  const preset = bundle === null ? null : BUNDLES[bundle];
+  const flag = (name, dflt) => {
+    const v = obj[name];
+    if (v === undefined || v === null) return dflt;
+    if (typeof v !== 'boolean') throw invalid(`${where}.${name} must be a boolean`);
+    return v;
+  };
+  const dedup = flag('dedup', true);
+  let tokenBudget = obj.tokenBudget === undefined || obj.tokenBudget === null
     ? null
     : wholeNumber(obj.tokenBudget, `${where}.tokenBudget`, { min: 1 });
+  if (tokenBudget === null && preset !== null) tokenBudget = preset.tokenBudget;
   return {
     walk: walkOptions(obj, `${where}.`),
     exclude: [...exclude],
@@ -43,6 +57,9 @@ export function parseOptions(obj) {
     boost: boostMap(obj.boost, `${where}.boost`),
     tokenBudget,
     variants: parseVariants(obj.variants, `${where}.variants`),
+    bundle,
+    expansion: flag('expansion', preset === null ? true : preset.expansion),
+    reranker: flag('reranker', preset === null ? true : preset.reranker),
   };
 }
 
@@ -57,8 +74,18 @@ function parseVariants(raw, where) {
 }
 
 // GBRAIN-22: the caller's variants; the core runs and merges them (PIPE-12).
+// GBRAIN-26: only with expansion on; records the bundle in the trace.
 export function queryVariants(call) {
-  return call.options.variants;
+  const o = call.options;
+  if (o.bundle !== null) {
+    call.trace.bundle = { name: o.bundle, expansion: o.expansion, reranker: o.reranker, tokenBudget: o.tokenBudget };
+  }
+  return o.expansion ? o.variants : [];
+}
+
+// GBRAIN-26: the bundle's (or the option's) reranker switch (PIPE-11).
+export function rerankEnabled(call) {
+  return call.options.reranker;
 }
 
 // GBRAIN-18: [[prefix, factor]] longest prefix first; factors finite and > 0.
@@ -100,31 +127,45 @@ export function filterLeg(call, leg, hits) {
   return hits.filter((h) => !prefixes.some((p) => h.path.startsWith(p)));
 }
 
-// GBRAIN-17: keep the first fused item of each page.
+// GBRAIN-19, GBRAIN-20: classify the query, record it, route the graph weight.
 export function adjustWeights(call, query, weights) {
   const intent = classify(query);
   call.trace.intent = intent;
   return routeWeights(intent, weights);
 }
 
-// GBRAIN-18 (not for temporal queries, GBRAIN-20), then GBRAIN-17.
+// GBRAIN-25: seed 004's "RRF fusion -> top 30".
+export const FUSED_TOP = 30;
+
+// GBRAIN-18 (not for temporal queries, GBRAIN-20), then the cut to FUSED_TOP (GBRAIN-25).
 // GBRAIN-23: the temporal bypass (and the trace's intent) follows the query this stage sees,
 // variant 0's, re-classified here whatever the variants' classes were.
 export function afterFusion(call, query, items) {
   call.trace.intent = classify(query);
   if (call.trace.intent !== 'temporal') items = applyBoost(call.options.boost, items);
-  if (call.options.dedup) {
-    const seen = new Set();
-    items = items.filter((item) => {
-      const page = pageOfPath(item.path);
-      const key = page === null ? `\u0000${item.path}` : page;
-      if (seen.has(key)) return false;
-      seen.add(key);
-      return true;
-    });
-  }
-  if (call.options.tokenBudget !== null) items = withinBudget(call, call.options.tokenBudget, items);
+  items = items.slice(0, FUSED_TOP);
+  call.state.byId = new Map(items.map((item) => [item.id, item]));
   return items;
+}
+
+// GBRAIN-21 then GBRAIN-17 on the reranked list, in seed 004's order: the budget, then dedup.
+export function afterRerank(call, query, entries) {
+  let items = entries.map(({ id }) => call.state.byId.get(id));
+  if (call.options.tokenBudget !== null) items = withinBudget(call, call.options.tokenBudget, items);
+  if (call.options.dedup) items = dedupByPage(items);
+  return items.map((item) => item.id);
+}
+
+// GBRAIN-17: the first item of each page (page id of its path, or the path).
+export function dedupByPage(items) {
+  const seen = new Set();
+  return items.filter((item) => {
+    const page = pageOfPath(item.path);
+    const key = page === null ? `\u0000${item.path}` : page;
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
 }
 
 // GBRAIN-21: the longest prefix whose TEXT-7 word count of contents fits the budget.
@@ -160,7 +201,8 @@ export function parseGraphData(raw) {
   const edges = raw.edges !== undefined && raw.edges !== null
     ? edgesFromJson(raw.edges, `${where}.edges`)
     : pages.flatMap((page) => extractLinks(page.path, page.content).edges);
-  return { pages: byPage, edges };
+  // GBRAIN-24: only edges between two indexed pages are stored (the seed's JOIN pages).
+  return { pages: byPage, edges: edges.filter((e) => byPage.has(e.from) && byPage.has(e.to)) };
 }
 
 // GBRAIN-14: a page's names as word lists.

@@ -3,10 +3,10 @@ import { invalid } from '../errors.mjs';
 import { extractLinks, linkTable } from './links.mjs';
 import { edgesFromJson, traverse, walkOptions } from './traverse.mjs';
 import { intentTable } from './routing.mjs';
-import { adjustWeights, afterFusion, defaultExcludes, filterLeg, graphBackend, legLimit, parseGraphData, parseOptions, queryVariants } from './graph.mjs';
+import { adjustWeights, afterFusion, afterRerank, rerankEnabled, defaultExcludes, filterLeg, graphBackend, legLimit, parseGraphData, parseOptions, queryVariants } from './graph.mjs';
 
 export const name = 'gbrain';
-export const version = '1.1.0';
+export const version = '2.0.0';
 
 // GBRAIN-13..23: the profile inside search.
 export const pipeline = {
@@ -18,6 +18,8 @@ export const pipeline = {
   filterLeg,
   graphBackend,
   afterFusion,
+  afterRerank,
+  rerankEnabled,
 };
 
 export function load() {

@@ -1,11 +1,11 @@
 // Profile bm25-okapi (spec/profiles/bm25-okapi.md, OKAPI-*): Okapi BM25 with stated k1 and b,
 // every float operation in the chapter's order so the scores are the reference's bits.
 import { invalid } from '../errors.mjs';
-import { compareCodePoints, words } from '../text.mjs';
+import { compareCodePoints, normalise, words } from '../text.mjs';
 import { chunk, isAbsent, isObject, MAX_INTEGER, requireArray } from '../validate.mjs';
 
 export const NAME = 'bm25-okapi';
-export const VERSION = '1.0.0';
+export const VERSION = '1.1.0';
 
 // OKAPI-3
 const DEFAULT_K1 = 1.5;
@@ -177,11 +177,20 @@ function scoreOp(input) {
 }
 
 // OKAPI-14: the BM25 leg ranked with Okapi BM25.
-const OPTIONS = new Set(['k1', 'b']);
+const OPTIONS = new Set(['k1', 'b', 'hypotheticalDocument']);
 
 function parseRequest(options) {
   for (const k of Object.keys(options)) if (!OPTIONS.has(k)) throw invalid(`request.profiles.bm25-okapi: unknown option ${k}`);
-  return { params: checkParams(options.k1, options.b), query: '' };
+  // OKAPI-17: a string, not empty after normalisation; absent or null: none.
+  let hypothetical = null;
+  if (!isAbsent(options.hypotheticalDocument)) {
+    const raw = options.hypotheticalDocument;
+    if (typeof raw !== 'string' || normalise(raw) === '') {
+      throw invalid('request.profiles.bm25-okapi.hypotheticalDocument must be a string, not empty after normalisation');
+    }
+    hypothetical = normalise(raw);
+  }
+  return { params: checkParams(options.k1, options.b), query: '', hypothetical };
 }
 
 function parseBackends(raw) {
@@ -200,6 +209,8 @@ export const pipeline = {
     Object.assign(call.trace, { k1: call.options.params.k1, b: call.options.params.b, documentCount: call.backend.documentCount(), rescored: 0 });
     return weights;
   },
+  // OKAPI-17: the vector leg embeds the hypothetical document instead of the query.
+  vectorQuery: (call, text) => call.options.hypothetical ?? text,
   legLimit: (call, leg, n) => (leg === 'bm25' ? MAX_INTEGER : n),
   filterLeg(call, leg, hits) {
     if (leg !== 'bm25') return hits;

@@ -3,9 +3,10 @@
 import { invalid } from '../errors.mjs';
 import { isObject, isAbsent, requireArray, wholeNumber, candidate, MAX_INTEGER } from '../validate.mjs';
 import { lower, compareCodePoints } from '../text.mjs';
+import * as Q from '../rational.mjs';
 
 export const NAME = 'scoped-fusion';
-export const VERSION = '1.0.0';
+export const VERSION = '2.0.0';
 
 const FIELDS = new Set(['scopes', 'excludeIds', 'headroom', 'maxWeight']);
 export const OUT_OF_SCOPE = 'out_of_scope';
@@ -143,11 +144,15 @@ export const PIPELINE = {
   adjustWeights(call, query, weights) {
     checkWeights(weights, call.options);
     if (!call.trace.legs) call.trace.legs = {};
+    call.state.vectorWeight = weights.vector;
     return weights;
   },
+  // SCOPE-16: the seed short-circuits only the keyword call; its semantic search always runs.
+  runsAtZeroWeight: (call, leg) => leg === 'vector',
   legLimit(call, leg, n) {
     const limit = leg === 'bm25' ? bm25Limit(n, call.options) : n;
     legRow(call, leg).limit = limit;
+    if (leg === 'vector') call.state.vectorK = n;
     return limit;
   },
   filterLeg(call, leg, hits) {
@@ -159,7 +164,22 @@ export const PIPELINE = {
       if (r.reason === OUT_OF_SCOPE) row.outOfScope += 1;
       else row.excluded += 1;
     }
+    if (leg === 'vector') call.state.vector = kept.slice(0, call.state.vectorK); // SCOPE-16
     return kept;
+  },
+  // SCOPE-16: semantic-only hits follow the fused list at score 0, in the semantic order.
+  afterFusion(call, query, items) {
+    if (call.state.vectorWeight !== 0 || !call.state.vector) return items;
+    const seen = new Set(items.map((item) => item.id));
+    const out = [...items];
+    for (const hit of call.state.vector) {
+      if (seen.has(hit.id)) continue;
+      seen.add(hit.id);
+      const item = { ...hit, score: 0 };
+      Object.defineProperty(item, 'exact', { value: Q.ZERO, enumerable: false, writable: true });
+      out.push(item);
+    }
+    return out;
   },
 };
 
