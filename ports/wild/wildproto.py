@@ -66,7 +66,7 @@ def serve(name: str, version: str, operations: dict[str, Operation],
         message = json.loads(raw)
         if message["type"] == "hello":
             write({"type": "hello", "protocol": 1, "name": name, "version": version,
-                   "specVersion": "2.2.0", "operations": sorted(operations),
+                   "specVersion": "3.0.0", "operations": sorted(operations),
                    "capabilities": sorted(capabilities),
                    "dataFiles": {}})  # PROTO-28: no spec/data file is read (rrf, metrics)
         elif message["type"] == "run":
