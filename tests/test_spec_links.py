@@ -21,6 +21,8 @@ DOCS = sorted(
         ROOT / "CONTRIBUTING.md",
         ROOT / "golden" / "README.md",
         ROOT / "ports" / "README.md",
+        ROOT / "ports" / "wild" / "README.md",
+        *(ROOT / "ports" / "wild").glob("*/FINDINGS.md"),
     ]
 )
 #: Top-level folders whose backticked paths are checked.
