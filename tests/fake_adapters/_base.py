@@ -14,7 +14,7 @@ from typing import Any
 # Fakes run with `python -S` for a fast start, so find the kit's packages by path.
 sys.path.insert(1, str(Path(__file__).resolve().parents[2]))
 
-from reference import text
+from reference import SPEC_VERSION, text
 
 Message = dict[str, Any]
 OPERATIONS = ["length", "normalise"]
@@ -27,7 +27,7 @@ def hello(**fields: Any) -> Message:
         "protocol": 1,
         "name": "fake",
         "version": "0.0.1",
-        "specVersion": "2.0.0",
+        "specVersion": SPEC_VERSION,
         "operations": OPERATIONS,
         "capabilities": CAPABILITIES,
     }
