@@ -201,12 +201,13 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     )
     p.add_argument("--no-build", action="store_true", help=f"skip the {DECLARATION} build step")
     p.add_argument(
-        "--build-timeout", type=_seconds, metavar="S",
+        "--build-timeout", type=positive_seconds, metavar="S",
         help=f"limit of the build step ({DEFAULT_TIMEOUT:g}, or the file's buildTimeout)",
     )
 
 
-def _seconds(text: str) -> float:
+def positive_seconds(text: str) -> float:
+    """An argparse type: a positive number of seconds (`--build-timeout`, `--timeout`, ...)."""
     try:
         value = float(text)
     except ValueError:

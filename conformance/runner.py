@@ -520,14 +520,7 @@ def run_suite(
 # -- hrc run ---------------------------------------------------------------------------------
 
 
-def _positive(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
-    if not value > 0:
-        raise argparse.ArgumentTypeError("must be a positive number of seconds")
-    return value
+_positive = build_step.positive_seconds
 
 
 def _count(text: str) -> int:

@@ -17,6 +17,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from conformance.cli import main as hrc  # noqa: E402
+from tools import readme_markers  # noqa: E402
 
 BEGIN, END = "<!-- eval-table -->", "<!-- /eval-table -->"
 COMMAND = ("--qrels", "corpus/demo-qrels/qrels.txt", "--modes", "bm25,semantic,hybrid",
@@ -42,18 +43,13 @@ def table() -> str:
 
 def readme_block(text: str) -> str:
     """The table currently between the markers."""
-    start = text.index(BEGIN) + len(BEGIN)
-    return text[start:text.index(END)].strip()
+    return readme_markers.block(text, BEGIN, END)
 
 
 def main(argv: list[str]) -> int:
     current = table()
     if "--write" in argv:
-        path = ROOT / "README.md"
-        text = path.read_text(encoding="utf-8")
-        start = text.index(BEGIN) + len(BEGIN)
-        path.write_text(text[:start] + "\n" + current + "\n" + text[text.index(END):],
-                        encoding="utf-8")
+        readme_markers.write_block(current, BEGIN, END, ROOT / "README.md")
     print(current)
     return 0
 
