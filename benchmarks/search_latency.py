@@ -40,7 +40,8 @@ from _corpus import documents, queries
 
 from reference.backends.embedder import HashEmbedder
 from reference.backends.scripted import ScriptedEmbedder, ScriptedIndex, ScriptedVectors
-from reference.backends.sqlite_fts import _RANK, SqliteIndex
+from reference.backends.sqlite_fts import SqliteIndex
+from reference.backends.sqlite_schema import _RANK
 from reference.backends.vector import MemoryVectorStore
 from reference.text import normalise
 from reference.types import Candidate

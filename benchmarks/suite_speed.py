@@ -4,7 +4,7 @@
 
 Runs `hrc run --quiet` once against the reference adapter, the JavaScript port and the Go
 port (each only if it is available: `node`, `ports/go/bin/adapter`), the way CI does, and
-prints the wall time and cases per second. The case cache (conformance/case_cache.py) is
+prints the wall time and cases per second. The case cache (conformance/judging/case_cache.py) is
 warmed first; one more reference run with `HRC_NO_CACHE=1` shows what a cold run costs.
 Not a test: nothing is asserted.
 """

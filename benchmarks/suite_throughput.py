@@ -15,9 +15,10 @@ import sys
 import time
 from collections.abc import Sequence
 
-from conformance.adapter_process import python_command
-from conformance.cases import Case, load_all
-from conformance.runner import FAILING, REFERENCE_ADAPTER_MODULE, run_suite
+from conformance.adapters.adapter_process import python_command
+from conformance.judging.cases import Case, load_all
+from conformance.running.results import FAILING
+from conformance.running.runner import REFERENCE_ADAPTER_MODULE, run_suite
 
 
 def persistent(cases: Sequence[Case], argv: list[str]) -> tuple[float, int]:

@@ -16,23 +16,23 @@ import sys
 from collections.abc import Callable
 from typing import Any
 
-from conformance import errors
+from conformance.common import errors
 
 #: (module, sub-commands it is expected to provide), in help order.
 SUBCOMMAND_MODULES: list[tuple[str, tuple[str, ...]]] = [
-    ("conformance.runner", ("run",)),
-    ("conformance.listing", ("list",)),
-    ("conformance.matrix", ("report",)),
-    ("conformance.diff", ("diff",)),
-    ("conformance.bundle", ("bundle",)),
-    ("conformance.regen", ("regen",)),
+    ("conformance.commands.run", ("run",)),
+    ("conformance.commands.listing", ("list",)),
+    ("conformance.commands.report", ("report",)),
+    ("conformance.commands.diff", ("diff",)),
+    ("conformance.commands.bundle", ("bundle",)),
+    ("conformance.commands.regen", ("regen",)),
     ("reference.cli", ("index", "search")),
-    ("conformance.selftest.cli", ("selftest",)),
-    ("conformance.properties", ("properties",)),
-    ("conformance.eval", ("eval",)),
-    ("conformance.scaffold", ("init-port",)),
-    ("conformance.kitpaths", ("data-path",)),
-    ("conformance.pin", ("pin",)),
+    ("conformance.commands.selftest", ("selftest",)),
+    ("conformance.commands.properties", ("properties",)),
+    ("conformance.commands.eval", ("eval",)),
+    ("conformance.commands.init_port", ("init-port",)),
+    ("conformance.commands.data_path", ("data-path",)),
+    ("conformance.commands.pin", ("pin",)),
 ]
 
 
@@ -48,8 +48,8 @@ def _unavailable(module: str, error: BaseException) -> Callable[[argparse.Namesp
 
 def version_line() -> str:
     """`hrc --version`: the kit, the spec and the protocol it checks."""
-    from conformance.protocol import PROTOCOL_VERSION
-    from conformance.report import kit_version
+    from conformance.adapters.protocol import PROTOCOL_VERSION
+    from conformance.common.version import kit_version
     from reference import SPEC_VERSION
 
     return f"hrc {kit_version()} (spec {SPEC_VERSION}, adapter protocol {PROTOCOL_VERSION})"

@@ -24,10 +24,11 @@ import pytest
 from _pytest._code.code import ReprFileLocation, TerminalRepr
 from _pytest._io import TerminalWriter
 
-from conformance.cases import Case, CaseFileError, case_files, load_all
-from conformance.printable import printable
-from conformance.profiles import spec_dir_for
-from conformance.runner import AdapterSession, CaseResult, RunOptions, check_data
+from conformance.common.printable import printable
+from conformance.judging.cases import Case, CaseFileError, case_files, load_all
+from conformance.judging.profiles import spec_dir_for
+from conformance.running.results import CaseResult, RunOptions
+from conformance.running.runner import AdapterSession, check_data
 from reference.data import kit_root
 
 _SESSION = pytest.StashKey[AdapterSession]()
@@ -170,9 +171,9 @@ class HrcCaseItem(pytest.Item):
 
     def repr_failure(self, excinfo: pytest.ExceptionInfo[BaseException], style: Any = None) -> Any:
         if isinstance(excinfo.value, HrcCaseFailure):
-            from conformance.authority import index_for
-            from conformance.profiles import spec_dir_for
-            from conformance.report import failure_block
+            from conformance.judging.authority import index_for
+            from conformance.judging.profiles import spec_dir_for
+            from conformance.reports.report import failure_block
 
             parts = ["hrc", "run", "--adapter", self.config.getoption("--hrc-adapter")]
             golden = self.config.getoption("--hrc-golden")
@@ -199,8 +200,8 @@ class HrcCaseItem(pytest.Item):
 def _session(config: pytest.Config) -> AdapterSession:
     session = config.stash.get(_SESSION, None)
     if session is None:
-        from conformance.known_ops import known_operations
-        from conformance.runner import adapter_argv
+        from conformance.judging.known_ops import known_operations
+        from conformance.running.runner import adapter_argv
 
         golden = config.getoption("--hrc-golden")
         try:
@@ -221,7 +222,7 @@ def pytest_collection_modifyitems(
     adapter = config.getoption("--hrc-adapter", default=None)
     if not adapter:
         return
-    from conformance import expectations
+    from conformance.judging import expectations
 
     golden = config.getoption("--hrc-golden")
     listed = config.getoption("--hrc-expected-failures")

@@ -1,4 +1,4 @@
-"""Kit tests use a case cache of their own (conformance/case_cache.py), never the user's."""
+"""Kit tests use a case cache of their own (conformance/judging/case_cache.py), never the user's."""
 
 from __future__ import annotations
 

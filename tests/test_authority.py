@@ -12,10 +12,13 @@ from pathlib import Path
 import pytest
 from fake_adapters.support import fake, write_tiny_golden
 
-from conformance import authority, cli
-from conformance.cases import SelectionError, load_all, schema_validator, select
-from conformance.clauses import defined_clauses
-from conformance.report import clause_list
+from conformance import cli
+from conformance.judging import authority
+from conformance.judging.cases import load_all
+from conformance.judging.clauses import defined_clauses
+from conformance.judging.schemas import schema_validator
+from conformance.judging.selection import SelectionError, select
+from conformance.reports.report import clause_list
 from reference.data import kit_root
 
 SPEC = kit_root() / "spec"

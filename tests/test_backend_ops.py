@@ -7,9 +7,9 @@ from typing import Any
 
 import pytest
 
-from conformance.adapter_reference import CAPABILITIES
-from conformance.cases import load_all
-from conformance.ops import registry
+from conformance.adapters.adapter_reference import CAPABILITIES
+from conformance.adapters.ops import registry
+from conformance.judging.cases import load_all
 from reference.types import IndexError_, InvalidInput
 
 OPS = registry()

@@ -16,8 +16,10 @@ from fts5_oracle import sqlite_rejection
 
 from conformance.cli import main
 from reference.backends.embedder import HashEmbedder
-from reference.backends.sqlite_fts import SEARCH_SQL, SqliteIndex, pack_vector, unpack_vectors
+from reference.backends.sqlite_fts import SqliteIndex
+from reference.backends.sqlite_schema import SEARCH_SQL
 from reference.backends.vector import MemoryVectorStore, vectors_of_index
+from reference.backends.vector_blobs import pack_vector, unpack_vectors
 from reference.text import normalise
 from reference.types import Candidate
 

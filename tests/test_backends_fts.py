@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from fts5_oracle import sqlite_rejection
 
-from reference.backends import sqlite_fts
+from reference.backends import sqlite_schema
 from reference.backends.sqlite_fts import SqliteIndex
 from reference.types import Candidate, IndexError_, InvalidInput
 
@@ -106,8 +106,8 @@ def test_id_column_is_not_searchable(index: SqliteIndex) -> None:
 
 def test_search_uses_the_pinned_sql() -> None:
     """BACKEND-5: ORDER BY score, path, id with the pinned bm25 weights and LIMIT."""
-    assert "bm25(chunks, 0.0, 3.0, 10.0, 5.0, 1.0) AS score" in sqlite_fts.SEARCH_SQL
-    assert sqlite_fts.SEARCH_SQL.endswith("ORDER BY score, path, id LIMIT ?")
+    assert "bm25(chunks, 0.0, 3.0, 10.0, 5.0, 1.0) AS score" in sqlite_schema.SEARCH_SQL
+    assert sqlite_schema.SEARCH_SQL.endswith("ORDER BY score, path, id LIMIT ?")
 
 
 def test_ties_go_by_path_then_id(index: SqliteIndex) -> None:

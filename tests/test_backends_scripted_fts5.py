@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from conformance.capabilities import SQLITE_FTS5, detected
+from conformance.judging.capabilities import SQLITE_FTS5, detected
 from reference.backends.scripted import scripted_backends_from_json
 from reference.backends.sqlite_fts import SqliteIndex
 from reference.types import Candidate, IndexError_, InvalidInput, candidates_from_json

@@ -2,7 +2,7 @@
 
 A compiled port that builds inside the handshake looks hung and fails once the build outlasts
 the handshake timeout; `hrc run` builds first, says so, and stops on a failed or slow build
-with one line (conformance/build_step.py).
+with one line (conformance/running/build_step.py).
 """
 
 from __future__ import annotations
@@ -128,7 +128,7 @@ def test_a_long_quiet_build_says_it_is_still_building(
 ) -> None:
     """A build that prints nothing for a while gets `still building (N s)` lines, so a cold
     compile never looks hung."""
-    from conformance import build_step
+    from conformance.running import build_step
 
     monkeypatch.setattr(build_step, "TICK", 0.3)
     launcher = _port(tmp_path, "build: sleep 1.5; touch built\n")

@@ -9,8 +9,8 @@ import pytest
 from fake_adapters.support import IDS, write_tiny_golden
 
 from conformance import cli
-from conformance.bundle import case_hash
-from conformance.cases import case_files, load_all
+from conformance.commands.bundle import case_hash
+from conformance.judging.cases import case_files, load_all
 from reference import SPEC_VERSION
 
 

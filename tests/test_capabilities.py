@@ -13,15 +13,17 @@ from pathlib import Path
 import pytest
 from fake_adapters.support import HERE
 
-from conformance.capabilities import (
+from conformance.judging.capabilities import (
     RRF_WEIGHTS,
     detected,
     is_default_weight,
     requirement_problems,
     uses_rrf_weights,
 )
-from conformance.cases import CaseFileError, load_all, load_text, select
-from conformance.runner import RunOptions, run_suite
+from conformance.judging.cases import CaseFileError, load_all, load_text
+from conformance.judging.selection import select
+from conformance.running.results import RunOptions
+from conformance.running.runner import run_suite
 from reference.data import kit_root
 
 DATA = kit_root() / "spec" / "data"

@@ -1,4 +1,5 @@
-"""The case cache (conformance/case_cache.py): a cached load is the load the kit would do now."""
+"""The case cache (conformance/judging/case_cache.py): a cached load is the load the kit would do
+now."""
 
 from __future__ import annotations
 
@@ -9,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from conformance import case_cache
-from conformance.cases import CaseFileError, case_files, load_all, load_file
+from conformance.judging import case_cache
+from conformance.judging.cases import CaseFileError, case_files, load_all, load_file
 
 CASE = """\
 op: rrf

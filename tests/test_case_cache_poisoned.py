@@ -14,8 +14,8 @@ from typing import Any
 
 import pytest
 
-from conformance import case_cache, cases
-from conformance.cases import case_files, load_all
+from conformance.judging import case_cache, cases
+from conformance.judging.cases import case_files, load_all
 
 POSIX = pytest.mark.skipif(os.name != "posix", reason="POSIX files")
 
@@ -186,7 +186,7 @@ def test_an_oversized_entry_is_not_read(
 def _load_in_child(root: Path, cache: Path) -> subprocess.CompletedProcess[str]:
     """Load `root` in a child process with a deadline: a hang or a memory blow-up ends it."""
     code = (
-        "import sys; from pathlib import Path; from conformance.cases import case_files, "
+        "import sys; from pathlib import Path; from conformance.judging.cases import case_files, "
         "load_all; root = Path(sys.argv[1]); print(len(load_all(case_files(root), root=root)))"
     )
     env = {**os.environ, "HRC_CACHE_DIR": str(cache)}

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from conformance.cases import CaseFileError, load_file
+from conformance.judging.cases import CaseFileError, load_file
 
 HEAD = b"op: length\ncases:\n"
 CASE = b"  - id: bytes/x\n    description: d\n    clauses: [TEXT-8]\n"
@@ -44,7 +44,7 @@ def test_a_fifo_case_file_is_refused_without_blocking(tmp_path: Path) -> None:
     path = tmp_path / "length" / "pipe.yaml"
     path.parent.mkdir()
     os.mkfifo(path)
-    code = ("import sys; from pathlib import Path; from conformance.cases import load_file\n"
+    code = ("import sys; from pathlib import Path; from conformance.judging.cases import load_file\n"  # noqa: E501
             "try:\n    load_file(Path(sys.argv[1]), Path(sys.argv[2]))\n"
             "except Exception as exc:\n    print(exc)\n")
     done = subprocess.run([sys.executable, "-c", code, str(path), str(tmp_path)],

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from conformance.cases import MAX_YAML_DEPTH, CaseFileError, load_file
+from conformance.judging.cases import MAX_YAML_DEPTH, CaseFileError, load_file
 
 HEAD = """\
 op: length
@@ -127,7 +127,7 @@ def test_a_parser_error_is_one_line(tmp_path: Path) -> None:
 
 def test_oversized_case_file_is_refused(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """PROTO-38 A file above the size bound is refused before it is parsed."""
-    from conformance import cases
+    from conformance.judging import cases
 
     monkeypatch.setattr(cases, "MAX_CASE_FILE_BYTES", 1000)
     path = tmp_path / "big.yaml"

@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 from fake_adapters.support import IDS, write_tiny_golden
 
-from conformance.cases import CaseFileError, case_files, load_all, load_file
+from conformance.judging.cases import CaseFileError, case_files, load_all, load_file
 
 GOOD_CASE = """\
 op: length

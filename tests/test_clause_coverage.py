@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from conformance.cases import load_all
-from conformance.clauses import cited_in_texts, defined_clauses
+from conformance.judging.cases import load_all
+from conformance.judging.clauses import cited_in_texts, defined_clauses
 
 TESTS = Path(__file__).resolve().parent
 

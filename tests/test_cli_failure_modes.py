@@ -19,7 +19,8 @@ from pathlib import Path
 import pytest
 from fake_adapters.support import IDS, fake, write_tiny_golden
 
-from conformance import cli, report
+from conformance import cli
+from conformance.reports import report
 
 ERROR_LINE = re.compile(r"^hrc( [a-z]+( [a-z]+)?)?: error: \S")
 

@@ -12,7 +12,7 @@ import pytest
 from fake_adapters.support import IDS, fake, write_tiny_golden
 
 from conformance import cli
-from conformance.cases import schema_validator
+from conformance.judging.schemas import schema_validator
 
 FOOTER = re.compile(r"^hrc: (\d+) passed, (\d+) failed, (\d+) skipped$")
 

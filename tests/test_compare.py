@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-from conformance.compare import check, compare, differences, drop_timings, resolve_pointer
-from conformance.tolerances import TOLERANCES
+from conformance.judging.compare import check, compare, differences, drop_timings
+from conformance.judging.pointer import resolve_pointer
+from conformance.judging.tolerances import TOLERANCES
 from reference.data import kit_root
 
 
@@ -66,7 +67,7 @@ def test_tolerance_applies_only_to_the_named_field_of_the_named_op() -> None:
 
 
 def test_the_tolerance_table_is_the_spec_table() -> None:
-    """TEXT-13 conformance/tolerances.py and the table in spec/portability.md name the same
+    """TEXT-13 conformance/judging/tolerances.py and the table in spec/portability.md name the same
     fields with the same tolerances, in the same order."""
     text = (kit_root() / "spec" / "portability.md").read_text(encoding="utf-8")
     block = text.split("<!-- tolerances:begin -->")[1].split("<!-- tolerances:end -->")[0]

@@ -13,11 +13,13 @@ from pathlib import Path
 import pytest
 from fake_adapters.support import FAST, fake, write_tiny_golden
 
-from conformance import cli, datafiles
-from conformance.adapter_reference import hello_message
-from conformance.cases import case_files, load_all
-from conformance.ops import registry
-from conformance.runner import RunResult, run_suite
+from conformance import cli
+from conformance.adapters.adapter_reference import hello_message
+from conformance.adapters.ops import registry
+from conformance.judging import datafiles
+from conformance.judging.cases import case_files, load_all
+from conformance.running.results import RunResult
+from conformance.running.runner import run_suite
 from reference import data
 from reference.data import kit_root
 
@@ -152,7 +154,8 @@ def test_no_data_files_is_a_warning_not_a_failure(
 
 def test_hello_schema_rejects_malformed_data_files() -> None:
     """PROTO-28 Names are relative without '..'; hashes are 64 lowercase hex digits."""
-    from conformance.protocol import ProtocolError, decode_from_adapter
+    from conformance.adapters.protocol import decode_from_adapter
+    from conformance.common.strict_json import ProtocolError
 
     base = {"type": "hello", "protocol": 1, "name": "x", "version": "1", "specVersion": "2.0.0",
             "operations": [], "capabilities": []}

@@ -15,8 +15,8 @@ from pathlib import Path
 import pytest
 
 from conformance import cli
-from conformance.cases import load_all
-from conformance.datafiles import kit_hashes
+from conformance.judging.cases import load_all
+from conformance.judging.datafiles import kit_hashes
 from reference.data import kit_root
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -132,7 +132,7 @@ def test_unreadable_file_exits_2(tmp_path: Path) -> None:
 
 def test_reports_apply_each_cases_op_tolerance() -> None:
     """PROTO-33, TEXT-13 In two reports a case's `op` selects its tolerance fields."""
-    from conformance.diff import diff_reports
+    from conformance.commands.diff import diff_reports
 
     def report(score: float, op: str) -> dict[str, Any]:
         case = {"id": "c", "status": "passed", "op": op, "output": {"hits": [{"score": score}]}}

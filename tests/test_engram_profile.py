@@ -19,10 +19,11 @@ from typing import Any
 import jsonschema
 import pytest
 
-from conformance.cases import Case, load_all, schemas_dir
-from conformance.compare import check
-from conformance.ops import registry
-from conformance.tolerances import tolerance_for
+from conformance.adapters.ops import registry
+from conformance.judging.cases import Case, load_all
+from conformance.judging.compare import check
+from conformance.judging.schemas import schemas_dir
+from conformance.judging.tolerances import tolerance_for
 from reference.data import load_json
 from reference.profiles.engram import boost, dates
 from reference.profiles.engram.table import as_grouping, classify, table

@@ -1,4 +1,5 @@
-"""`hrc eval`, `eval score`, `eval export` and `eval replay` (conformance/eval.py), with bad
+"""`hrc eval`, `eval score`, `eval export` and `eval replay` (conformance/commands/eval.py), with
+bad
 inputs: malformed TREC lines as `file:line`, unknown query ids, empty runs (METRIC-4)."""
 
 from __future__ import annotations
@@ -10,7 +11,13 @@ from pathlib import Path
 import pytest
 
 from conformance.cli import main
-from conformance.eval_trec import EvalFileError, format_qrels, format_run, read_qrels, read_run
+from conformance.reports.eval_trec import (
+    EvalFileError,
+    format_qrels,
+    format_run,
+    read_qrels,
+    read_run,
+)
 
 ROOT = Path(__file__).resolve().parent.parent
 QRELS = ROOT / "corpus/demo-qrels/qrels.txt"

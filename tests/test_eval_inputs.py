@@ -10,9 +10,9 @@ from pathlib import Path
 
 import pytest
 
-from conformance import eval_trec
 from conformance.cli import main
-from conformance.eval_trec import EvalFileError, read_qrels, read_run
+from conformance.reports import eval_trec
+from conformance.reports.eval_trec import EvalFileError, read_qrels, read_run
 
 ROOT = Path(__file__).resolve().parent.parent
 QRELS = ROOT / "corpus/demo-qrels/qrels.txt"

@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from conformance import cli
-from conformance.eval_trec import trec_eval_order
+from conformance.reports.eval_trec import trec_eval_order
 
 TREC = {"precision": "P_{k}", "recall": "recall_{k}", "reciprocalRank": "recip_rank",
         "ndcg": "ndcg_cut_{k}", "hit": "success_{k}", "averagePrecision": "map"}

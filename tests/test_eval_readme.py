@@ -28,7 +28,7 @@ def test_readme_eval_table_is_current() -> None:
 
 def test_every_judged_path_exists_in_the_demo_corpus() -> None:
     """A typo in a judged path would silently lower every mode's recall."""
-    from conformance.eval_trec import read_qrels, read_queries
+    from conformance.reports.eval_trec import read_qrels, read_queries
 
     qrels = read_qrels(ROOT / "corpus/demo-qrels/qrels.txt")
     queries = read_queries(ROOT / "corpus/demo-qrels/queries.tsv")

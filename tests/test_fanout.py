@@ -10,8 +10,8 @@ from typing import Any
 import jsonschema
 import pytest
 
-from conformance.capabilities import BM25_FANOUT, detected
-from conformance.ops import registry
+from conformance.adapters.ops import registry
+from conformance.judging.capabilities import BM25_FANOUT, detected
 from reference import fanout
 from reference.types import Candidate
 

@@ -10,19 +10,12 @@ from pathlib import Path
 import pytest
 from fts5_oracle import sqlite_rejection
 
-from conformance import fts5_meaning as fm
-from conformance.cases import (
-    CANONICAL_FTS5,
-    Case,
-    CaseFileError,
-    load_all,
-    load_text,
-    matches,
-    select,
-)
-from conformance.compare import check
-from conformance.protocol import Hello
-from conformance.runner import run_suite
+from conformance.adapters.protocol import Hello
+from conformance.judging import fts5_meaning as fm
+from conformance.judging.cases import CANONICAL_FTS5, Case, CaseFileError, load_all, load_text
+from conformance.judging.compare import check
+from conformance.judging.selection import matches, select
+from conformance.running.runner import run_suite
 
 
 def differs(expected: str, actual: str) -> bool:
@@ -315,7 +308,7 @@ def test_scripted_lookup_by_meaning_changes_no_golden_answer(
     So a port that spells canonically may look up exactly, and a port that respells looks up
     by meaning, and both get the same expected outputs.
     """
-    from conformance.ops import registry
+    from conformance.adapters.ops import registry
     from reference.backends import scripted
 
     handler = registry()["search"]
@@ -340,7 +333,7 @@ def test_scripted_lookup_by_meaning_changes_no_golden_answer(
 
 
 def drop(value: object) -> object:
-    from conformance.compare import drop_timings
+    from conformance.judging.compare import drop_timings
 
     return drop_timings(value)
 
@@ -370,11 +363,11 @@ def test_meaning_cases_still_catch_broken_compilers(mutant: str) -> None:
 
 def test_a_port_without_canonical_fts5_gets_not_applicable_in_the_report() -> None:
     """DSL-23: the #canonical cases are not_applicable, counted and listed; the report is valid."""
-    from conformance import report
-    from conformance.cases import schema_validator
+    from conformance.judging.schemas import schema_validator
+    from conformance.reports import report
 
     serve = (
-        "import sys; from conformance import adapter_reference as a; "
+        "import sys; from conformance.adapters import adapter_reference as a; "
         "a.CAPABILITIES = tuple(c for c in a.CAPABILITIES if c != 'canonical-fts5'); "
         "sys.exit(a.main())"
     )
@@ -392,7 +385,8 @@ def test_a_port_without_canonical_fts5_gets_not_applicable_in_the_report() -> No
 
 def test_derived_cases_in_bundle_and_expected_failures(tmp_path: Path) -> None:
     """DSL-23: `hrc bundle` carries derived cases; an expected-failures file may list them."""
-    from conformance import bundle, expectations
+    from conformance.commands import bundle
+    from conformance.judging import expectations
 
     suite = load_all()
     document = bundle.build(suite)

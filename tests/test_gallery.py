@@ -17,7 +17,7 @@ from typing import Any
 
 import pytest
 
-from conformance.runner import FAILING
+from conformance.running.results import FAILING
 
 ROOT = Path(__file__).resolve().parent.parent
 WILD = ROOT / "ports" / "wild"

@@ -6,9 +6,9 @@ from typing import Any
 
 import pytest
 
-from conformance.cases import Case, load_all
-from conformance.compare import check
-from conformance.ops import registry
+from conformance.adapters.ops import registry
+from conformance.judging.cases import Case, load_all
+from conformance.judging.compare import check
 
 CASES = load_all()
 OPS = registry()

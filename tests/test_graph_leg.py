@@ -7,8 +7,8 @@ from typing import Any
 
 import pytest
 
-from conformance.capabilities import GRAPH_LEG, detected
-from conformance.cases import schema_validator
+from conformance.judging.capabilities import GRAPH_LEG, detected
+from conformance.judging.schemas import schema_validator
 from reference.pipeline import Backends, search
 from reference.types import Candidate, IndexError_, InvalidInput
 from tests.test_pipeline import FakeEmbedder, FakeIndex, FakeVectors, c

@@ -15,8 +15,9 @@ from pathlib import Path
 
 import pytest
 
-from conformance import cli, scaffold
-from conformance.cases import load_all
+from conformance import cli
+from conformance.commands import init_port as scaffold
+from conformance.judging.cases import load_all
 
 #: Programs each scaffold's launcher needs on PATH.
 TOOLS: dict[str, tuple[str, ...]] = {

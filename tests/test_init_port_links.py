@@ -50,7 +50,7 @@ def test_a_linked_folder_is_refused_before_anything_is_written(
     target = tmp_path / "port"
     target.mkdir()
     (target / "README.md").write_text("mine\n", encoding="utf-8")
-    from conformance import scaffold
+    from conformance.commands import init_port as scaffold
 
     folders = {rel.split("/")[0] for _, rel in scaffold.planned_files(scaffold.LANGUAGES["rust"])
                if "/" in rel}

@@ -6,7 +6,7 @@ from typing import Any
 
 import pytest
 
-from conformance.ops import registry
+from conformance.adapters.ops import registry
 from reference.backends.scripted import scripted_backends_from_json
 from reference.pipeline import Backends, search
 from reference.request import parse_request

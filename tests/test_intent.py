@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from conformance.ops.fusion import op_intent_detect, op_intent_patterns, op_intent_reweight
+from conformance.adapters.ops.fusion import op_intent_detect, op_intent_patterns, op_intent_reweight
 from reference import intent
 from reference.data import SpecDataError, data_path
 from reference.rrf import Fused

@@ -11,7 +11,7 @@ import pytest
 from hypothesis import assume, given
 from hypothesis import strategies as st
 
-from conformance.ops.metrics import op_metrics
+from conformance.adapters.ops.metrics import op_metrics
 from reference import metrics
 from reference.types import InvalidInput
 

@@ -9,7 +9,7 @@ import random
 import subprocess
 from pathlib import Path
 
-from conformance.ops.metrics import op_metrics
+from conformance.adapters.ops.metrics import op_metrics
 
 ROOT = Path(__file__).resolve().parent.parent
 

@@ -1,7 +1,7 @@
 """The golden suite rejects broken ports: every mutant fails at least one case.
 
 The gate runs the whole suite through the adapter protocol against the unmodified reference
-(the control) and against every mutant of conformance/selftest/mutants.py, three at a time.
+(the control) and against every mutant of conformance/selftest/broken_ports/, three at a time.
 """
 
 from __future__ import annotations
@@ -15,12 +15,12 @@ from pathlib import Path
 import pytest
 
 from conformance import cli
-from conformance.adapter_process import AdapterProcess
-from conformance.cases import Case, case_files, load_all
-from conformance.clauses import defined_clauses
+from conformance.adapters.adapter_process import AdapterProcess
+from conformance.judging.cases import Case, case_files, load_all
+from conformance.judging.clauses import defined_clauses
 from conformance.selftest import gate
+from conformance.selftest.broken_ports import MUTANTS
 from conformance.selftest.mutant_adapter import MODULE
-from conformance.selftest.mutants import MUTANTS
 
 TINY_RRF = """\
 op: rrf

@@ -6,8 +6,8 @@ from typing import Any
 
 import pytest
 
-from conformance.compare import check
-from conformance.ops import registry
+from conformance.adapters.ops import registry
+from conformance.judging.compare import check
 from reference.types import InvalidInput
 
 OPS = registry()

@@ -15,8 +15,10 @@ import pytest
 
 import conformance
 import reference
-from conformance import cli, pin, scaffold
-from conformance.report import kit_version
+from conformance import cli
+from conformance.commands import init_port as scaffold
+from conformance.commands import pin
+from conformance.common.version import kit_version
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -87,7 +89,7 @@ def test_pin_wheel_builds_the_spec_versioned_wheel(
 def test_no_document_pins_the_kit_from_an_index() -> None:
     """Install instructions name `hrc pin` or a path, never an index version that cannot work."""
     docs = [ROOT / "README.md", ROOT / "CONTRIBUTING.md", ROOT / "ports" / "README.md",
-            ROOT / "conformance" / "kitpaths.py"]
+            ROOT / "conformance" / "commands" / "data_path.py"]
     language = scaffold.LANGUAGES["go"]
     generated = scaffold.readme(language, Path("my-port"), scaffold.substitutions(Path("p")))
     texts = {str(p): p.read_text(encoding="utf-8") for p in docs} | {"scaffold": generated}

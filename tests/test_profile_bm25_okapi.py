@@ -19,7 +19,7 @@ from typing import Any
 
 import pytest
 
-from conformance.cases import load_all
+from conformance.judging.cases import load_all
 from reference.backends.indexer import corpus_dir, index_directory, open_corpus
 from reference.backends.sqlite_fts import SqliteIndex
 from reference.profiles.bm25_okapi import OPERATIONS, VERSION
@@ -420,7 +420,7 @@ def test_hrc_search_ranks_with_okapi_from_the_index_tables(
 def test_seed_size_is_top_k_not_a_profile_cut() -> None:
     """OKAPI-16: nine matches come back nine without topK (core default 10), eight with the
     seed's topK 8; the profile has no post-rerank cut of its own."""
-    from conformance.ops.pipeline import op_search
+    from conformance.adapters.ops.pipeline import op_search
     from reference.profiles.bm25_okapi import PIPELINE
 
     assert PIPELINE.after_rerank is None

@@ -102,7 +102,7 @@ def test_scope_12_operation() -> None:
 
 
 def _search(request: dict[str, Any], backends: dict[str, Any]) -> dict[str, Any]:
-    from conformance.ops.pipeline import op_search
+    from conformance.adapters.ops.pipeline import op_search
 
     return op_search({"request": request, "backends": backends})
 

@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 from jsonschema import Draft202012Validator
 
-from conformance.ops.pipeline import op_search
+from conformance.adapters.ops.pipeline import op_search
 from reference.data import kit_root, load_json
 from reference.profiles import discover
 from reference.profiles.temporal import civil, op_expand

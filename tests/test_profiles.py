@@ -16,12 +16,14 @@ from pathlib import Path
 import pytest
 from fake_adapters.support import FAST, fake
 
-from conformance import cli, profiles
-from conformance.bundle import build as build_bundle
-from conformance.cases import CaseFileError, case_files, load_all, select, suite_profiles
-from conformance.report import SuiteInfo
-from conformance.report import build as build_report
-from conformance.runner import run_suite
+from conformance import cli
+from conformance.commands.bundle import build as build_bundle
+from conformance.judging import profiles
+from conformance.judging.cases import CaseFileError, case_files, load_all, suite_profiles
+from conformance.judging.selection import select
+from conformance.reports.report import SuiteInfo
+from conformance.reports.report import build as build_report
+from conformance.running.runner import run_suite
 
 KIT = Path(__file__).resolve().parent / "fixtures" / "profile-kit"
 GOLDEN = KIT / "golden"
@@ -212,8 +214,8 @@ def test_reference_declares_and_serves_every_profile_package(
 ) -> None:
     """PROFILE-1 PROFILE-2 A reference/profiles/ package is declared, versioned and served."""
     import reference.profiles
-    from conformance.adapter_reference import answer, hello_message
-    from conformance.ops import registry
+    from conformance.adapters.adapter_reference import answer, hello_message
+    from conformance.adapters.ops import registry
 
     package = tmp_path / "echo"
     package.mkdir()
@@ -251,7 +253,7 @@ def test_chapters_and_reference_profiles_must_agree() -> None:
 
 def test_shipped_profiles_have_matching_reference_packages() -> None:
     """PROFILE-1 Every spec/profiles/NAME.md of the kit has its reference package, same version."""
-    from conformance.adapter_reference import reference_profiles
+    from conformance.adapters.adapter_reference import reference_profiles
     from reference.data import kit_root
 
     shipped = profiles.chapter_versions(kit_root() / "spec")

@@ -1,4 +1,5 @@
-"""Spec laws checked on generated inputs through the adapter protocol (conformance/properties.py).
+"""Spec laws checked on generated inputs through the adapter protocol
+(conformance/commands/properties.py).
 
 The reference adapter satisfies every property (RRF-11, RRF-6, RRF-8, RERANK-3, RERANK-11,
 LADDER-2, INTENT-7, INTENT-9); broken ports fail one, and the shrunk counterexample comes out as
@@ -13,10 +14,10 @@ from pathlib import Path
 import pytest
 
 from conformance import cli
-from conformance.adapter_process import python_command
-from conformance.cases import load_text
-from conformance.properties import PROPERTIES, PropertyResult, run_properties
-from conformance.runner import REFERENCE_ADAPTER_MODULE, run_suite
+from conformance.adapters.adapter_process import python_command
+from conformance.commands.properties import PROPERTIES, PropertyResult, run_properties
+from conformance.judging.cases import load_text
+from conformance.running.runner import REFERENCE_ADAPTER_MODULE, run_suite
 from conformance.selftest.mutant_adapter import MODULE
 
 EXAMPLES = 40

@@ -12,13 +12,13 @@ import re
 from collections import Counter
 from pathlib import Path
 
-from conformance import scaffold
-from conformance.adapter_reference import hello_message
-from conformance.cases import load_all
-from conformance.matrix import stage_order
-from conformance.ops import registry
-from conformance.protocol import Hello
-from conformance.report import kit_version
+from conformance.adapters.adapter_reference import hello_message
+from conformance.adapters.ops import registry
+from conformance.adapters.protocol import Hello
+from conformance.commands import init_port as scaffold
+from conformance.common.version import kit_version
+from conformance.judging.cases import load_all
+from conformance.reports.matrix import stage_order
 from reference import SPEC_VERSION
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -90,8 +90,8 @@ def test_java_versions_agree() -> None:
 
 
 def test_readme_counts_of_broken_ports_and_labelled_queries() -> None:
-    from conformance.eval_trec import read_queries
-    from conformance.selftest.mutants import MUTANTS
+    from conformance.reports.eval_trec import read_queries
+    from conformance.selftest.broken_ports import MUTANTS
 
     text = _text("README.md")
     assert re.findall(r"(\d+) deliberately broken ports", text) == [str(len(MUTANTS))]

@@ -10,18 +10,18 @@ from typing import Any
 import jsonschema
 import pytest
 
-from conformance import protocol
-from conformance.adapter_reference import (
+from conformance.adapters import protocol
+from conformance.adapters.adapter_reference import (
     CAPABILITIES,
     answer,
     hello_message,
     reference_profiles,
     serve,
 )
-from conformance.cases import schemas_dir
-from conformance.ops import registry
-from conformance.protocol import ProtocolError
-from conformance.runner import adapter_argv
+from conformance.adapters.ops import registry
+from conformance.common.strict_json import ProtocolError
+from conformance.judging.schemas import schemas_dir
+from conformance.running.runner import adapter_argv
 
 EXAMPLE_SESSION: list[tuple[dict[str, str], dict[str, Any]]] = [
     (protocol.RUNNER_SCHEMAS, {"type": "hello", "protocol": 1}),

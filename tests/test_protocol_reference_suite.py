@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
-from conformance.adapter_process import python_command
-from conformance.cases import load_all
-from conformance.runner import FAILING, REFERENCE_ADAPTER_MODULE, run_suite
+from conformance.adapters.adapter_process import python_command
+from conformance.judging.cases import load_all
+from conformance.running.results import FAILING
+from conformance.running.runner import REFERENCE_ADAPTER_MODULE, run_suite
 
 
 def test_reference_adapter_passes_every_golden_case_over_the_protocol() -> None:

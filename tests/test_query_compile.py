@@ -13,7 +13,7 @@ import hypothesis.strategies as st
 import pytest
 from hypothesis import HealthCheck, find, given, settings
 
-from conformance.cases import load_all
+from conformance.judging.cases import load_all
 from reference import text
 from reference.query import ParsedQuery, Token, compile_query, fts_quote, parse, sanitise
 

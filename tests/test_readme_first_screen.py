@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from conformance import cli
-from conformance.cases import load_all
+from conformance.judging.cases import load_all
 
 ROOT = Path(__file__).resolve().parent.parent
 SECTION = "## A new port in three commands"

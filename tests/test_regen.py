@@ -8,7 +8,7 @@ import pytest
 from fake_adapters.support import write_tiny_golden
 
 from conformance import cli
-from conformance.regen import flow, rewrite_text, scalar
+from conformance.commands.regen import flow, rewrite_text, scalar
 
 STALE = "output: {length: 3}\n  - id: tiny/length/astral"
 

@@ -7,7 +7,7 @@ from fractions import Fraction
 
 import pytest
 
-from conformance.ops.fusion import op_rerank
+from conformance.adapters.ops.fusion import op_rerank
 from reference.backends.protocols import RerankEntry
 from reference.rerank import (
     NON_FINITE_MESSAGE,

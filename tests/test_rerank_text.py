@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from conformance.ops import registry
+from conformance.adapters.ops import registry
 from reference.rerank_text import SNIPPET_MAX, rerank_text, snippet
 from reference.types import InvalidInput
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from conformance.cases import load_all
+from conformance.judging.cases import load_all
 
 RETIRED = Path(__file__).resolve().parent.parent / "golden" / "retired-ids.txt"
 

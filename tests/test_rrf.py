@@ -8,7 +8,7 @@ from fractions import Fraction
 
 import pytest
 
-from conformance.ops.fusion import op_rrf
+from conformance.adapters.ops.fusion import op_rrf
 from reference.rrf import RankedList, canonical_sum, check_k, fuse
 from reference.types import Candidate, InvalidInput
 

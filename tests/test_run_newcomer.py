@@ -17,7 +17,7 @@ import pytest
 from fake_adapters.support import fake, write_tiny_golden
 
 from conformance import cli
-from conformance.report import load as load_report
+from conformance.reports.report import load as load_report
 from reference import SPEC_VERSION
 from reference.data import kit_root
 
@@ -106,8 +106,8 @@ def test_undeclared_profiles_share_one_line_and_the_data_line_names_no_zero(
 ) -> None:
     """A first port declares no profile and loads no data file: one line lists the profiles
     it does not declare, and the data line says only what is there (no `0 ok` under `ok`)."""
-    from conformance.adapter_reference import reference_profiles
-    from conformance.datafiles import kit_hashes
+    from conformance.adapters.adapter_reference import reference_profiles
+    from conformance.judging.datafiles import kit_hashes
 
     port = tmp_path / "port"
     assert cli.main(["init-port", "python", str(port)]) == 0

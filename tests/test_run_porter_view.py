@@ -12,9 +12,9 @@ import pytest
 from fake_adapters.support import FAST, IDS, fake, write_tiny_golden
 
 from conformance import cli
-from conformance.cases import case_files, load_all
-from conformance.protocol import PROTOCOL_VERSION
-from conformance.runner import run_suite
+from conformance.adapters.protocol import PROTOCOL_VERSION
+from conformance.judging.cases import case_files, load_all
+from conformance.running.runner import run_suite
 from reference import SPEC_VERSION
 
 
@@ -47,8 +47,8 @@ def test_grouping_names_capabilities_too(
     adapter = [*fake("good")]
     assert cli.main(run_argv(golden, adapter, "--quiet")) == 0
     assert "not applicable" not in capsys.readouterr().out  # good declares sqlite-fts5
-    from conformance.not_applicable import groups
-    from conformance.runner import CaseResult
+    from conformance.running.not_applicable import groups
+    from conformance.running.results import CaseResult
 
     cases = load_all(case_files(golden))
     results = [CaseResult(cases[0], "not_applicable",

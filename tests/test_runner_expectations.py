@@ -7,10 +7,10 @@ from pathlib import Path
 import pytest
 from fake_adapters.support import FAST, IDS, fake, write_tiny_golden
 
-from conformance import expectations
-from conformance.cases import Case, case_files, load_all
-from conformance.expectations import ExpectationsError
-from conformance.runner import run_suite
+from conformance.judging import expectations
+from conformance.judging.cases import Case, case_files, load_all
+from conformance.judging.expectations import ExpectationsError
+from conformance.running.runner import run_suite
 
 
 @pytest.fixture

@@ -13,8 +13,8 @@ from pathlib import Path
 import pytest
 from fake_adapters.support import FAST, IDS, assert_accounted, fake, statuses, write_tiny_golden
 
-from conformance.cases import Case, case_files, load_all
-from conformance.runner import (
+from conformance.judging.cases import Case, case_files, load_all
+from conformance.running.runner import (
     BUDGET_EXHAUSTED,
     AdapterSession,
     run_suite,
@@ -344,7 +344,8 @@ def test_lone_surrogate_is_a_protocol_violation_and_the_report_is_written(
 ) -> None:
     """PROTO-2, PROTO-16 An unpaired surrogate escape in an answer is a `protocol_violation` of
     that case; the text and JSON reports are still written (no UnicodeEncodeError)."""
-    from conformance import cli, report
+    from conformance import cli
+    from conformance.reports import report
 
     run = run_suite(cases, fake("lone_surrogate", where), FAST)
     assert_accounted(run)
@@ -369,7 +370,7 @@ def test_lone_surrogate_is_a_protocol_violation_and_the_report_is_written(
 def test_report_writer_escapes_a_lone_surrogate_instead_of_crashing(tmp_path: Path) -> None:
     """PROTO-26 Should a lone surrogate reach the report writer at all, it is written as an
     escape: the report stays valid JSON and the writer does not raise."""
-    from conformance import report
+    from conformance.reports import report
 
     run = run_suite([], fake("good"), FAST)
     document = report.build(run, report.SuiteInfo("1.0.0", 0, "golden"))
@@ -408,7 +409,7 @@ def test_invalid_trace_fails_the_case_even_when_partial(
     """PROTO-32, TRACE-1 A trace that fails schemas/trace.schema.json (or is missing) makes
     the case `failed`, naming the schema and the JSON pointer, although the partial case
     compares only `results`."""
-    from conformance.ops import registry
+    from conformance.adapters.ops import registry
 
     case_file = tmp_path / "golden" / "pipeline" / "trace.yaml"
     case_file.parent.mkdir(parents=True)

@@ -14,9 +14,9 @@ from pathlib import Path
 import pytest
 from fake_adapters.support import FAST, IDS, assert_accounted, fake, statuses, write_tiny_golden
 
-from conformance import report
-from conformance.cases import Case, case_files, load_all
-from conformance.runner import run_suite
+from conformance.judging.cases import Case, case_files, load_all
+from conformance.reports import report
+from conformance.running.runner import run_suite
 
 
 @pytest.fixture

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from fake_adapters.support import fake, write_tiny_golden
 
-from conformance.authority import index_for
+from conformance.judging.authority import index_for
 
 pytest_plugins = ["pytester"]
 #: Inner runs skip unrelated heavy plugins (hypothesis imports itself at session end).

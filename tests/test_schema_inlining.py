@@ -1,4 +1,4 @@
-"""Schemas are validated with their local definitions inlined (conformance/cases.py
+"""Schemas are validated with their local definitions inlined (conformance/judging/cases.py
 `inline_local_refs`): the inlined schema accepts exactly what the file accepts."""
 
 from __future__ import annotations
@@ -10,8 +10,9 @@ from typing import Any
 import jsonschema
 import pytest
 
-from conformance.cases import inline_local_refs, load_all, schemas_dir
-from conformance.ops import registry
+from conformance.adapters.ops import registry
+from conformance.judging.cases import load_all
+from conformance.judging.schemas import inline_local_refs, schemas_dir
 
 
 def _schema(name: str) -> Any:

@@ -13,7 +13,7 @@ import pytest
 from fake_adapters.support import fake, write_tiny_golden
 
 from conformance import cli
-from conformance.adapter_process import AdapterProcess
+from conformance.adapters.adapter_process import AdapterProcess
 
 POSIX = pytest.mark.skipif(os.name != "posix", reason="select on pipes")
 FLOOD = 64 * 1024 * 1024

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from conformance.ops import registry
+from conformance.adapters.ops import registry
 from reference.strongest import ladder_stopwords, strongest_term
 
 OPS = registry()

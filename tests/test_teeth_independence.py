@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import pytest
 
-from conformance.cases import load_all
+from conformance.judging.cases import load_all
 from conformance.selftest import gate
 
 #: (case id, mutant it must kill, mutants whose mistake must not decide it)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 import math
 
-from conformance.compare import compare, numbers_equal
+from conformance.judging.compare import compare, numbers_equal
 from reference import text
 from reference.strongest import strongest_term
 

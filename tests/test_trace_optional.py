@@ -9,7 +9,7 @@ from typing import Any
 
 import jsonschema
 
-from conformance.compare import check
+from conformance.judging.compare import check
 from reference.pipeline import Backends, search
 from reference.types import Candidate
 

@@ -14,9 +14,9 @@ import pytest
 from syrupy.assertion import SnapshotAssertion
 from syrupy.extensions.json import JSONSnapshotExtension
 
-from conformance.cases import Case, load_all
-from conformance.compare import drop_timings
-from conformance.ops import registry
+from conformance.adapters.ops import registry
+from conformance.judging.cases import Case, load_all
+from conformance.judging.compare import drop_timings
 
 OPS = registry()
 CASES = [

@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from conformance.ops import registry
+from conformance.adapters.ops import registry
 from reference.trigram import (
     TrigramHit,
     TrigramIndex,

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from conformance.ops.fusion import op_unanimity
+from conformance.adapters.ops.fusion import op_unanimity
 from reference.rerank import skip_before_unanimity
 from reference.types import InvalidInput
 from reference.unanimity import UnanimityResult, check

@@ -30,10 +30,10 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from conformance import authority  # noqa: E402
-from conformance.matrix import build, render_markdown  # noqa: E402
-from conformance.report import load  # noqa: E402
-from conformance.runner import FAILING  # noqa: E402
+from conformance.judging import authority  # noqa: E402
+from conformance.reports.matrix import build, render_markdown  # noqa: E402
+from conformance.reports.report import load  # noqa: E402
+from conformance.running.results import FAILING  # noqa: E402
 
 WILD = ROOT / "ports" / "wild"
 GALLERY = ROOT / ".gallery"

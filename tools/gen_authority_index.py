@@ -10,7 +10,7 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from conformance.authority import INDEX_FILE, AuthorityError, index_text, spec_tags
+from conformance.judging.authority import INDEX_FILE, AuthorityError, index_text, spec_tags
 
 SPEC = Path(__file__).resolve().parent.parent / "spec"
 

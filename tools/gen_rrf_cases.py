@@ -17,7 +17,7 @@ from typing import Any
 
 import yaml
 
-from conformance.capabilities import RRF_WEIGHTS, uses_rrf_weights
+from conformance.judging.capabilities import RRF_WEIGHTS, uses_rrf_weights
 
 ROOT = Path(__file__).resolve().parent.parent
 OUT = ROOT / "golden" / "rrf"

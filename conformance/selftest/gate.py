@@ -22,11 +22,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from conformance.adapter_process import python_command
-from conformance.cases import Case
-from conformance.runner import FAILING, REFERENCE_ADAPTER_MODULE, RunOptions, run_suite
+from conformance.adapters.adapter_process import python_command
+from conformance.judging.cases import Case
+from conformance.running.results import FAILING, RunOptions
+from conformance.running.runner import REFERENCE_ADAPTER_MODULE, run_suite
+from conformance.selftest.broken_ports import MUTANTS
 from conformance.selftest.mutant_adapter import MODULE as MUTANT_MODULE
-from conformance.selftest.mutants import MUTANTS
 
 CONTROL = "(reference)"
 SHOWN_KILLERS = 3

@@ -2,7 +2,7 @@
 
 Usage: `python -m conformance.selftest.mutant_adapter NAME`.
 
-Applies mutant NAME (conformance/selftest/mutants.py) to the reference in this process, then
+Applies mutant NAME (conformance/selftest/broken_ports/) to the reference in this process, then
 serves the reference adapter loop unchanged, so the runner sees a port like any other. The hello
 names the mutant (`hrc-mutant:NAME`). An unknown name exits with status 2 before the handshake.
 """
@@ -11,8 +11,8 @@ from __future__ import annotations
 
 import sys
 
-from conformance import adapter_reference
-from conformance.selftest.mutants import MUTANTS, activate
+from conformance.adapters import adapter_reference
+from conformance.selftest.broken_ports import MUTANTS, activate
 
 MODULE = "conformance.selftest.mutant_adapter"
 

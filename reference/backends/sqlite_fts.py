@@ -23,6 +23,18 @@ from typing import Any, Protocol
 import numpy as np
 import numpy.typing as npt
 
+from reference.backends.sqlite_schema import (
+    _AT_MOST_SQL,
+    _COLUMN_INDEX,
+    _LAYOUT,
+    _RANK_SQL,
+    CHUNKS_SQL,
+    CHUNKS_WITH_VECTORS_SQL,
+    SCHEMA,
+    TOKENIZER,
+    VECTORS_KEY,
+)
+from reference.backends.vector_blobs import _flatten_word_blobs, pack_vector, unpack_vectors
 from reference.trigram import GramIndex, TrigramIndex, chunk_words, word_postings
 from reference.types import Candidate, IndexError_, InvalidInput
 
@@ -35,60 +47,7 @@ class CountingEmbedder(Protocol):
 
     def embed_counts(self, text: str) -> list[int]: ...
 
-TOKENIZER = "unicode61 remove_diacritics 2"
-# BACKEND-4: bm25() column weights in declaration order (id, path, title, summary, content).
-WEIGHT_ID = 0.0
-WEIGHT_PATH = 3.0
-WEIGHT_TITLE = 10.0
-WEIGHT_SUMMARY = 5.0
-WEIGHT_CONTENT = 1.0
 MIN_SQLITE_VERSION = (3, 27, 0)
-
-SCHEMA = (
-    "CREATE VIRTUAL TABLE IF NOT EXISTS chunks USING fts5("
-    f"id UNINDEXED, path, title, summary, content, tokenize = '{TOKENIZER}')",
-    "CREATE TABLE IF NOT EXISTS documents ("
-    "path TEXT PRIMARY KEY NOT NULL, hash TEXT NOT NULL, "
-    "first_rowid INTEGER NOT NULL, chunk_count INTEGER NOT NULL)",
-    # BACKEND-25: a chunk's integer vector, keyed by the chunk's rowid (reference layout).
-    "CREATE TABLE IF NOT EXISTS chunk_vectors (rowid INTEGER PRIMARY KEY, vector BLOB NOT NULL)",
-    "CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY NOT NULL, value TEXT NOT NULL)",
-    # TRI-1: each chunk's distinct content words (first-occurrence order) as word ids, so the
-    # trigram rung's index is loaded, not rebuilt from every chunk's text (reference layout).
-    "CREATE TABLE IF NOT EXISTS trigram_words (wid INTEGER PRIMARY KEY, word TEXT NOT NULL)",
-    "CREATE TABLE IF NOT EXISTS chunk_words (rowid INTEGER PRIMARY KEY, wids BLOB NOT NULL)",
-    # TRI-2: gram -> word ids over the whole vocabulary (refreshed at the end of each run).
-    "CREATE TABLE IF NOT EXISTS trigram_blobs (name TEXT PRIMARY KEY, data BLOB NOT NULL)",
-)
-#: Name prefix, in trigram_blobs, of the blobs of _store_layout.
-_LAYOUT = "layout_"
-#: meta key naming the embedder and dimension of chunk_vectors, e.g. `hrc-hash-v1/256`.
-VECTORS_KEY = "vectors"
-
-_RANK = (
-    f"bm25(chunks, {WEIGHT_ID!r}, {WEIGHT_PATH!r}, {WEIGHT_TITLE!r}, "
-    f"{WEIGHT_SUMMARY!r}, {WEIGHT_CONTENT!r})"
-)
-SEARCH_SQL = (
-    f"SELECT id, path, title, summary, content, {_RANK} AS score FROM chunks "
-    "WHERE chunks MATCH ? ORDER BY score, path, id LIMIT ?"
-)
-CHUNKS_SQL = "SELECT id, path, title, summary, content, rowid FROM chunks ORDER BY path, id"
-CHUNKS_WITH_VECTORS_SQL = (
-    "SELECT c.id, c.path, c.title, c.summary, c.content, c.rowid, v.vector FROM chunks AS c "
-    "LEFT JOIN chunk_vectors AS v ON v.rowid = c.rowid ORDER BY c.path, c.id"
-)
-#: Position of each column in the FTS5 table (BACKEND-1), i.e. `c<i>` in `chunks_content`.
-_COLUMN_INDEX = {"id": 0, "path": 1, "title": 2, "summary": 3, "content": 4}
-# BACKEND-5, ranked by rowid: the pinned query's order without reading any column but the
-# score; `path` and `id` are read only for rows tied at the cut, the rest only for winners.
-_RANK_SQL = (
-    f"SELECT rowid, {_RANK} AS score FROM chunks WHERE chunks MATCH ? ORDER BY score LIMIT ?"
-)
-_AT_MOST_SQL = (
-    f"SELECT rowid, score FROM (SELECT rowid, {_RANK} AS score FROM chunks "
-    "WHERE chunks MATCH ?) WHERE score <= ?"
-)
 
 
 @dataclass(frozen=True)
@@ -610,41 +569,3 @@ class SqliteIndex:
 
 def _candidate(cols: Sequence[str]) -> Candidate:
     return Candidate(id=cols[0], path=cols[1], title=cols[2], summary=cols[3], content=cols[4])
-
-
-def _flatten_word_blobs(
-    blobs: Sequence[bytes],
-) -> tuple[npt.NDArray[np.int32], npt.NDArray[np.int64]]:
-    """Chunk word-id blobs (`chunk_words.wids`, little-endian int32) as one flat array and
-    offsets: chunk i's ids are flat[offsets[i]:offsets[i + 1]]."""
-    lengths = np.array([len(b) // 4 for b in blobs], dtype=np.int64)
-    offsets = np.concatenate(([0], np.cumsum(lengths))).astype(np.int64)
-    flat = np.frombuffer(b"".join(blobs), dtype="<i4").astype(np.int32)
-    return flat, offsets
-
-
-def pack_vector(counts: Sequence[int]) -> bytes:
-    """BACKEND-25 (reference layout): little-endian uint16 counts, or int32 if one is larger."""
-    wide = any(c > 0xFFFF or c < 0 for c in counts)
-    return np.array(counts, dtype="<i4" if wide else "<u2").tobytes()
-
-
-def unpack_vectors(blobs: Sequence[bytes], dim: int) -> npt.NDArray[np.int32]:
-    """The stored vectors as an (n, dim) int32 matrix (both stored layouts fit; half the
-    memory of int64 at 100k chunks); a blob of the wrong size is an error."""
-    out = np.zeros((len(blobs), dim), dtype=np.int32)
-    narrow = [i for i, b in enumerate(blobs) if len(b) == 2 * dim]
-    if len(narrow) == len(blobs):
-        if blobs:
-            out[:] = np.frombuffer(b"".join(blobs), dtype="<u2").reshape(len(blobs), dim)
-        return out
-    for i, blob in enumerate(blobs):
-        if len(blob) == 2 * dim:
-            out[i] = np.frombuffer(blob, dtype="<u2")
-        elif len(blob) == 4 * dim:
-            out[i] = np.frombuffer(blob, dtype="<i4")
-        else:
-            raise IndexError_(f"stored vector {i} has {len(blob)} bytes, not a {dim}-vector")
-    return out
-
-

@@ -4,7 +4,7 @@ Each sub-package `reference/profiles/<name>/` (the profile NAME with `-` written
 `VERSION`, the version its chapter `spec/profiles/NAME.md` states, and `OPERATIONS`, a dict
 from operation name (`NAME.op`, PROFILE-4) to handler. The reference adapter declares every
 profile found here (capability `profile:NAME`, version in the hello's `profiles`), and
-`conformance.ops.registry()` serves their operations. A package may also export `PIPELINE`
+`conformance.adapters.ops.registry()` serves their operations. A package may also export `PIPELINE`
 (reference/profile_hooks.py), its behaviour inside `search` when a request enables it.
 """
 

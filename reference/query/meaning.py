@@ -3,7 +3,7 @@ DSL-23, DSL-24).
 
 Two expressions mean the same when they match the same rows of a table whose rows are built
 from the expected expression's atoms (DSL-24), so that any implementation rebuilds them. The
-runner judges ports with it (conformance/fts5_meaning.py); a scripted index that is asked in
+runner judges ports with it (conformance/judging/fts5_meaning.py); a scripted index that is asked in
 another spelling than its keys finds its key with it (BACKEND-36).
 """
 

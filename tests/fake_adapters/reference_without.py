@@ -9,7 +9,7 @@ from pathlib import Path
 
 sys.path.insert(1, str(Path(__file__).resolve().parents[2]))
 
-from conformance import adapter_reference
+from conformance.adapters import adapter_reference
 
 dropped = set(sys.argv[1:])
 kept = [c for c in adapter_reference.CAPABILITIES if c not in dropped]

@@ -11,8 +11,8 @@ sys.path.insert(1, str(Path(__file__).resolve().parent))
 
 from _base import error, hello, serve
 
-from conformance.capabilities import uses_rrf_weights
-from conformance.ops import registry
+from conformance.adapters.ops import registry
+from conformance.judging.capabilities import uses_rrf_weights
 
 
 def on_run(request):

@@ -5,7 +5,7 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from conformance.runner import OUTCOMES, RunOptions, RunResult
+from conformance.running.results import OUTCOMES, RunOptions, RunResult
 
 HERE = Path(__file__).resolve().parent
 

@@ -2,7 +2,7 @@
 reference pipeline's profile hooks (reference/profile_hooks.py).
 
 The hook functions stay thin and call this module's globals at run time, so that a broken
-port in conformance/selftest/mutants.py can replace one rule at a time.
+port in conformance/selftest/broken_ports/ can replace one rule at a time.
 """
 
 from __future__ import annotations

@@ -1,0 +1,179 @@
+"""Strict JSON as the protocol reads a line (PROTO-2): no NaN or Infinity, numbers within binary64,
+no repeated key, bounded nesting (PROTO-36), no lone surrogate.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import re
+from typing import Any
+
+#: Deepest nesting of arrays and objects a message may have (PROTO-36); the message itself
+#: is level 1.
+MAX_DEPTH = 64
+
+
+class ProtocolError(ValueError):
+    """A line or message breaks the protocol; the text says how."""
+
+
+def _no_constants(name: str) -> Any:
+    raise ProtocolError(f"{name} is not JSON (non-finite numbers are not allowed)")
+
+
+def _finite_float(text: str) -> float:
+    value = float(text)
+    if not math.isfinite(value):
+        raise ProtocolError(f"{text} is outside the binary64 range (it would parse to Infinity)")
+    return value
+
+
+def _bounded_int(text: str) -> int:
+    """An integer literal, refused when its magnitude is outside binary64 (PROTO-2, PROTO-36):
+    310+ digits are, and are not even converted (that is quadratic in the digit count)."""
+    digits = len(text) - text.startswith("-")
+    if digits > 309:
+        raise ProtocolError(
+            f"an integer of {digits} digits is outside the binary64 range (PROTO-36)"
+        )
+    value = int(text)
+    if digits == 309:
+        try:
+            float(value)
+        except OverflowError:
+            raise ProtocolError(
+                "an integer of 309 digits is outside the binary64 range (PROTO-36)"
+            ) from None
+    return value
+
+
+def too_deep(value: Any, limit: int = MAX_DEPTH) -> bool:
+    """True when arrays/objects nest deeper than `limit` levels (iterative: no recursion)."""
+    stack: list[tuple[Any, int]] = [(value, 1)]
+    while stack:
+        item, depth = stack.pop()
+        if isinstance(item, dict):
+            children: Any = item.values()
+        elif isinstance(item, list):
+            children = item
+        else:
+            continue
+        if depth > limit:
+            return True
+        stack.extend((child, depth + 1) for child in children if isinstance(child, dict | list))
+    return False
+
+
+def _unique_pairs(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for key, value in pairs:
+        if key in out:
+            raise ProtocolError(f"duplicate key {key!r} in a JSON object")
+        out[key] = value
+    return out
+
+
+def lone_surrogate(value: Any) -> str | None:
+    """The first string (value or key) in `value` holding an unpaired surrogate, or None."""
+    stack = [value]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, str):
+            if any("\ud800" <= ch <= "\udfff" for ch in item):
+                return item
+        elif isinstance(item, dict):
+            stack.extend(item.keys())
+            stack.extend(item.values())
+        elif isinstance(item, list):
+            stack.extend(item)
+    return None
+
+
+#: The same escape in decoded text, for `loads_strict`.
+_SURROGATE_ESCAPE_TEXT = re.compile(r"\\u[dD][89a-fA-F][0-9a-fA-F]{2}")
+
+
+def loads_strict(text: str) -> Any:
+    """JSON text read as PROTO-2 and PROTO-36 read a line (shared with `hrc diff`).
+
+    A violation (NaN, Infinity, a number outside binary64, a repeated key, nesting deeper than
+    MAX_DEPTH, an unpaired surrogate) raises ProtocolError; text that is not JSON raises
+    json.JSONDecodeError, or RecursionError when it nests beyond the parser's stack.
+    """
+    value = json.loads(
+        text,
+        parse_constant=_no_constants,
+        parse_float=_finite_float,
+        parse_int=_bounded_int,
+        object_pairs_hook=_unique_pairs,
+    )
+    if too_deep(value):
+        raise ProtocolError(f"arrays/objects nest deeper than {MAX_DEPTH} levels (PROTO-36)")
+    if _SURROGATE_ESCAPE_TEXT.search(text) is not None:
+        bad = lone_surrogate(value)
+        if bad is not None:
+            raise ProtocolError(
+                f"a string holds an unpaired surrogate (not valid Unicode): {_excerpt(bad)}"
+            )
+    return value
+
+
+def _excerpt(text: str, limit: int = 120) -> str:
+    shown = text if len(text) <= limit else text[:limit] + "…"
+    return repr(shown)
+
+
+_TOKEN = re.compile(r'"(?:[^"\\]|\\.)*"|[{}\[\]:,]|[^\s{}\[\]:,"]+')
+
+
+_CONSTANTS = frozenset({"NaN", "Infinity", "-Infinity"})
+
+
+UNLOCATED = "not strict JSON (PROTO-2)"
+
+
+def _finite_token(token: str) -> bool:
+    try:
+        return math.isfinite(float(token))
+    except ValueError:
+        return True
+
+
+def locate_violation(text: str) -> tuple[int, str]:
+    """Line (1-based) and description of the first NaN, Infinity, repeated key or lone
+    surrogate in `text`, a JSON document that parses apart from those."""
+    #: one entry per open container: the keys seen so far (objects) or None (arrays).
+    stack: list[set[str] | None] = []
+    expect_key = False
+    for match in _TOKEN.finditer(text):
+        token = match.group()
+        line = text.count("\n", 0, match.start()) + 1
+        if token == "{":
+            stack.append(set())
+            expect_key = True
+        elif token == "[":
+            stack.append(None)
+            expect_key = False
+        elif token in ("}", "]"):
+            stack.pop()
+            expect_key = False
+        elif token == ",":
+            expect_key = bool(stack) and stack[-1] is not None
+        elif token == ":":
+            expect_key = False
+        elif token.startswith('"'):
+            value = json.loads(token)
+            if lone_surrogate(value) is not None:
+                return line, f"string {token[:40]} holds an unpaired surrogate (not valid Unicode)"
+            keys = stack[-1] if stack else None
+            if expect_key and keys is not None:
+                if value in keys:
+                    return line, f"repeated key {value!r} in one object (PROTO-2)"
+                keys.add(value)
+            expect_key = False
+        elif token in _CONSTANTS:
+            return line, f"{token} is not JSON (non-finite numbers are not allowed; PROTO-2)"
+        elif token[0] in "-0123456789" and not _finite_token(token):
+            return line, f"{token} is outside the binary64 range (PROTO-2)"
+    return 1, UNLOCATED

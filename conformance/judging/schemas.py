@@ -1,0 +1,60 @@
+"""JSON Schema validators of schemas/ (cached)."""
+
+from __future__ import annotations
+
+import json
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+import jsonschema
+
+from reference.data import kit_root
+
+
+def schemas_dir() -> Path:
+    return kit_root() / "schemas"
+
+
+@cache
+def _validator(name: str) -> jsonschema.Draft202012Validator:
+    schema = json.loads((schemas_dir() / name).read_text(encoding="utf-8"))
+    return jsonschema.Draft202012Validator(inline_local_refs(schema))
+
+
+_LOCAL_DEF = "#/$defs/"
+
+
+def inline_local_refs(schema: Any) -> Any:
+    """The same schema with every bare `{"$ref": "#/$defs/NAME"}` replaced by that definition.
+
+    Validation then follows no reference at run time (about 1.5x faster on traces, which
+    every search case validates). A reference with sibling keywords, to anything but a local
+    definition, to a definition holding `$id`, or inside a cycle of definitions is kept, and
+    `$defs` stays, so the inlined schema accepts exactly what the original accepts.
+    """
+    if not isinstance(schema, dict):
+        return schema
+    defs = schema.get("$defs")
+    if not isinstance(defs, dict):
+        return schema
+
+    def walk(node: Any, open_defs: tuple[str, ...]) -> Any:
+        if isinstance(node, list):
+            return [walk(item, open_defs) for item in node]
+        if not isinstance(node, dict):
+            return node
+        ref = node.get("$ref")
+        if len(node) == 1 and isinstance(ref, str) and ref.startswith(_LOCAL_DEF):
+            name = ref[len(_LOCAL_DEF) :]
+            target = defs.get(name)
+            if isinstance(target, dict) and "$id" not in target and name not in open_defs:
+                return walk(target, (*open_defs, name))
+        return {key: walk(value, open_defs) for key, value in node.items()}
+
+    return {key: value if key == "$defs" else walk(value, ()) for key, value in schema.items()}
+
+
+def schema_validator(name: str) -> jsonschema.Draft202012Validator:
+    """Validator for schemas/<name> (cached)."""
+    return _validator(name)

@@ -1,0 +1,42 @@
+"""Deliberately broken ports: realistic porting mistakes, each applied to the reference in-process.
+
+A mutant is a name, the spec clause it violates, a one-line description of the mistake and a
+function that monkeypatches the reference modules. `activate(name)` imports every reference
+module first, so that a patched function can be rebound wherever another module imported it
+by name (`from reference.rrf import fuse`). Mutants never restore what they patch: they run in
+their own adapter process (`python -m conformance.selftest.mutant_adapter NAME`).
+
+Each mutant should be killed by at least one golden case; `hrc selftest mutants` checks that.
+Mistakes that no input can reveal (equivalent mutants) are not registered; they are listed in
+benchmarks/mutation/README.md with the reason.
+
+One module per stage (broken_ports/<stage>.py, a profile's next to its
+stage); importing this package registers them all."""
+
+from conformance.selftest.broken_ports import (  # noqa: F401  (registers)
+    backends,
+    fanout,
+    fusion,
+    graph,
+    intent,
+    ladder,
+    metrics,
+    pipeline,
+    profile_bm25_okapi,
+    profile_engram,
+    profile_gbrain,
+    profile_scoped_fusion,
+    profile_temporal,
+    query,
+    rerank,
+    text,
+    trigram,
+)
+from conformance.selftest.broken_ports.patching import (
+    MUTANTS,
+    Mutant,
+    activate,
+    load_reference,
+)
+
+__all__ = ["MUTANTS", "Mutant", "activate", "load_reference"]

@@ -1,0 +1,104 @@
+"""Broken ports of the backends (spec/backends.md), registered on import."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from conformance.selftest.broken_ports.patching import (
+    _mod,
+    mutant,
+    set_attr,
+    swap,
+)
+from reference.types import Candidate
+
+
+@mutant(
+    "vector-similarity-two-roots",
+    "BACKEND-30",
+    "the similarity divides by sqrt(|q|²) × sqrt(|c|²), two roots instead of one",
+)
+def _vector_two_roots() -> None:
+    import math
+
+    def similarity_float(dot: int, query_norm2: int, chunk_norm2: int) -> float:
+        return float(dot) / (math.sqrt(float(query_norm2)) * math.sqrt(float(chunk_norm2)))
+
+    swap(_mod("reference.backends.vector"), "similarity_float", similarity_float)
+
+
+@mutant(
+    "vector-order-by-float-similarity",
+    "BACKEND-28",
+    "hits ordered by the reported float similarity (ties by path), not the exact integer key",
+)
+def _vector_float_order() -> None:
+    vector = _mod("reference.backends.vector")
+    store = vector.MemoryVectorStore
+
+    def top_exact(self: Any, vec: Any, limit: int) -> Any:
+        found = old(self, vec, 2**31 - 1)
+        if found is None:
+            return None
+        rows, dots, q_norm2 = found
+        pairs = zip(rows, dots, strict=True)
+        sims = [vector.similarity_float(d, q_norm2, self._norm2[i]) for i, d in pairs]
+        order = sorted(range(len(rows)), key=lambda j: -sims[j])  # stable: (path, id) ties
+        return [rows[j] for j in order][:limit], [dots[j] for j in order][:limit], q_norm2
+
+    old = set_attr(store, "_top_exact", top_exact)
+
+
+@mutant(
+    "scripted-fts5-ignored",
+    "BACKEND-42",
+    "bm25.fts5 is validated but never executes: unscripted expressions still have zero hits",
+)
+def _scripted_fts5_ignored() -> None:
+    scripted = _mod("reference.backends.scripted")
+    original = scripted.ScriptedIndex.search_bm25
+
+    def search_bm25(self: Any, expression: str, limit: int) -> list[Candidate]:
+        self.fts = None
+        result: list[Candidate] = original(self, expression, limit)
+        return result
+
+    set_attr(scripted.ScriptedIndex, "search_bm25", search_bm25)
+
+
+@mutant(
+    "scripted-fts5-before-keys",
+    "BACKEND-42",
+    "with bm25.fts5 every expression is executed, scripted responses and errors are ignored",
+)
+def _scripted_fts5_before_keys() -> None:
+    scripted = _mod("reference.backends.scripted")
+    original = scripted.ScriptedIndex.search_bm25
+
+    def search_bm25(self: Any, expression: str, limit: int) -> list[Candidate]:
+        if self.fts is not None:
+            self.calls.append(expression)
+            hits: list[Candidate] = self.fts.search_bm25(expression, limit)
+            return hits
+        result: list[Candidate] = original(self, expression, limit)
+        return result
+
+    set_attr(scripted.ScriptedIndex, "search_bm25", search_bm25)
+
+
+@mutant(
+    "scripted-fts5-whenever-chunks",
+    "BACKEND-42",
+    "the chunks are executed with FTS5 whenever they are given, bm25.fts5 or not",
+)
+def _scripted_fts5_whenever_chunks() -> None:
+    scripted = _mod("reference.backends.scripted")
+    original = scripted._index
+
+    def index(raw: Any, chunks: list[Candidate] | None) -> Any:
+        built = original(raw, chunks)
+        if chunks is not None and built.fts is None and len({c.id for c in chunks}) == len(chunks):
+            built.fts = scripted._fts_index(chunks)
+        return built
+
+    swap(scripted, "_index", index)

@@ -1,0 +1,395 @@
+"""Broken ports of fusion and unanimity (spec/rrf.md, spec/unanimity.md), registered on import."""
+
+from __future__ import annotations
+
+import builtins
+from collections.abc import Sequence
+from dataclasses import replace
+from fractions import Fraction
+from typing import Any
+
+from conformance.selftest.broken_ports.patching import (
+    _mod,
+    mutant,
+    set_attr,
+    swap,
+)
+
+# -- RRF ---------------------------------------------------------------------------------------
+
+
+@mutant("rrf-rank-one-based", "RRF-2", "ranks count from 1: the top item scores 1/(k+2)")
+def _rrf_one_based() -> None:
+    swap(_mod("reference.rrf"), "contribution", lambda w, k, rank: w / float(k + rank + 2))
+
+
+@mutant(
+    "rrf-ties-insertion-order",
+    "RRF-8",
+    "equal scores keep insertion order (stable sort) instead of path, then id",
+)
+def _rrf_insertion_ties() -> None:
+    r = _mod("reference.rrf")
+    swap(r, "order", lambda fused: sorted(fused, key=lambda item: -item.score))
+
+
+def _rrf_sum_list_order() -> None:
+    def canonical_sum(contributions: Sequence[float]) -> float:
+        total = 0.0
+        for value in contributions:
+            total += value
+        return total
+
+    swap(_mod("reference.rrf"), "canonical_sum", canonical_sum)
+
+
+def _exact_sums(lists: Sequence[Any], k: int) -> dict[str, Fraction]:
+    """Σ exact(w) / (k + r + 1) over first occurrences per list: the 2.x exact score."""
+    sums: dict[str, Fraction] = {}
+    for ranked in lists:
+        if ranked.weight == 0:
+            continue
+        seen: set[str] = set()
+        for rank, cand in enumerate(ranked.items):
+            if cand.id not in seen:
+                seen.add(cand.id)
+                sums[cand.id] = sums.get(cand.id, Fraction(0)) + Fraction(ranked.weight) / (
+                    k + rank + 1
+                )
+    return sums
+
+
+@mutant(
+    "rrf-order-by-exact-sum",
+    "RRF-6",
+    "the list is ordered by the exact rational sum, not the emitted float (the 2.x reading, D1)",
+)
+def _rrf_order_exact() -> None:
+    r = _mod("reference.rrf")
+    original = r.fuse
+
+    def fuse(lists: Sequence[Any], k: int = r.DEFAULT_K) -> list[Any]:
+        fused = original(lists, k)
+        exact = _exact_sums(lists, r.check_k(k))
+        exact_of = {f.id: exact.get(f.id, Fraction(0)) for f in fused}
+        return sorted(fused, key=lambda f: (-exact_of[f.id], f.candidate.path, f.id))
+
+    swap(r, "fuse", fuse)
+
+
+@mutant(
+    "rrf-naive-float",
+    "RRF-7",
+    "the naive port: float sums in list order, equal floats in insertion order",
+)
+def _rrf_naive() -> None:
+    _rrf_sum_list_order()
+    _rrf_insertion_ties()
+
+
+@mutant(
+    "rrf-zero-weight-adds-candidates",
+    "RRF-3",
+    "a weight-0 list still adds its candidates (with nothing to their score)",
+)
+def _rrf_zero_weight() -> None:
+    r = _mod("reference.rrf")
+    original = r.fuse
+
+    def fuse(lists: Sequence[Any], k: int = r.DEFAULT_K) -> list[Any]:
+        fused = original(lists, k)
+        seen = {f.id for f in fused}
+        for ranked in lists:
+            if ranked.weight != 0:
+                continue
+            for cand in ranked.items:
+                if cand.id not in seen:
+                    seen.add(cand.id)
+                    fused.append(r.Fused(candidate=cand, score=0.0))
+        return list(r.order(fused))
+
+    swap(r, "fuse", fuse)
+
+
+@mutant(
+    "rrf-duplicates-compacted",
+    "RRF-4",
+    "repeated ids are removed from a list first, so later items move up a rank",
+)
+def _rrf_compacted() -> None:
+    r = _mod("reference.rrf")
+    original = r.fuse
+
+    def fuse(lists: Sequence[Any], k: int = r.DEFAULT_K) -> list[Any]:
+        compact = []
+        for ranked in lists:
+            firsts = {c.id: c for c in reversed(ranked.items)}
+            items = tuple(c for c in ranked.items if firsts.get(c.id) is c)
+            compact.append(replace(ranked, items=items))
+        return list(original(compact, k))
+
+    swap(r, "fuse", fuse)
+
+
+_PLACEHOLDER = "\u0000repeat-"
+
+
+@mutant(
+    "rrf-duplicates-counted-once",
+    "RRF-4",
+    "a repeated id counts only at its first occurrence in a list, later ones ignored but "
+    "keeping their positions (the 2.x reading)",
+)
+def _rrf_counted_once() -> None:
+    r = _mod("reference.rrf")
+    types = _mod("reference.types")
+    original = r.fuse
+
+    def fuse(lists: Sequence[Any], k: int = r.DEFAULT_K) -> list[Any]:
+        # A later occurrence becomes a unique placeholder (it keeps the position, adds nothing
+        # to its id) and placeholders are dropped from the output.
+        masked = []
+        n = 0
+        for ranked in lists:
+            seen: set[str] = set()
+            items = []
+            for cand in ranked.items:
+                if cand.id in seen:
+                    n += 1
+                    cand = types.Candidate(id=f"{_PLACEHOLDER}{n}", path="")
+                seen.add(cand.id)
+                items.append(cand)
+            masked.append(replace(ranked, items=tuple(items)))
+        return [f for f in original(masked, k) if not f.id.startswith(_PLACEHOLDER)]
+
+    swap(r, "fuse", fuse)
+
+
+@mutant(
+    "rrf-merge-best-rank",
+    "RRF-10",
+    "each text field and metadata key comes from the best-ranked occurrence, equal ranks by "
+    "the smallest value (the 2.x reading, D4), not the first sighting",
+)
+def _rrf_best_rank_merge() -> None:
+    r = _mod("reference.rrf")
+    types = _mod("reference.types")
+    text = _mod("reference.text")
+
+    def best(values: Sequence[tuple[int, str]]) -> str:
+        present = [(rank, text.codepoint_key(v), v) for rank, v in values if v != ""]
+        return min(present)[2] if present else ""
+
+    def filled(occurrences: Sequence[tuple[int, Any]]) -> Any:
+        first = occurrences[0][1]
+        texts = {
+            name: best([(rank, getattr(c, name)) for rank, c in occurrences])
+            for name in r.TEXT_FIELDS
+        }
+        keys = {key for _, c in occurrences for key in c.metadata}
+        metadata = {
+            key: best([(rank, c.metadata[key]) for rank, c in occurrences if key in c.metadata])
+            for key in keys
+        }
+        return types.Candidate(id=first.id, metadata=metadata, **texts)
+
+    swap(r, "_filled", filled)
+
+
+@mutant(
+    "rrf-k-zero-rejected", "RRF-1", "k <= 0 is invalid_input (the 2.x reading), not the default"
+)
+def _rrf_k_rejected() -> None:
+    r = _mod("reference.rrf")
+    original = r.check_k
+
+    def check_k(k: object) -> int:
+        if isinstance(k, int | float) and not isinstance(k, bool) and k <= 0:
+            raise r.InvalidInput(f"k must be >= 1, got {k!r}")
+        return int(original(k))
+
+    swap(r, "check_k", check_k)
+
+
+# -- unanimity (UNAN) --------------------------------------------------------------------------
+
+
+@mutant(
+    "unan-set-overlap",
+    "UNAN-2",
+    "agreement is the set overlap of the two top threes, reported for short legs too (2.x, D9)",
+)
+def _unan_set_overlap() -> None:
+    u = _mod("reference.unanimity")
+
+    def check(bm25: Sequence[str], vector: Sequence[str]) -> Any:
+        agreements = len(set(bm25[:3]) & set(vector[:3]))
+        fired = len(bm25) >= 3 and len(vector) >= 3 and agreements >= 2
+        return u.UnanimityResult(agreements, fired)
+
+    swap(u, "check", check)
+
+
+@mutant(
+    "unan-short-leg-compared",
+    "UNAN-4",
+    "a leg shorter than three is compared at the positions it has, and two agreements fire",
+)
+def _unan_short() -> None:
+    u = _mod("reference.unanimity")
+
+    def check(bm25: Sequence[str], vector: Sequence[str]) -> Any:
+        agreements = builtins.sum(1 for a, b in zip(bm25[:3], vector[:3], strict=False) if a == b)
+        return u.UnanimityResult(agreements, agreements >= 2)
+
+    swap(u, "check", check)
+
+
+@mutant(
+    "unan-membership",
+    "UNAN-2",
+    "each of BM25's top three counts when it is anywhere in the vector leg's top three",
+)
+def _unan_membership() -> None:
+    u = _mod("reference.unanimity")
+
+    def check(bm25: Sequence[str], vector: Sequence[str]) -> Any:
+        agreements = builtins.sum(1 for a in bm25[:3] if a in vector[:3])
+        fired = len(bm25) >= 3 and len(vector) >= 3 and agreements >= 2
+        return u.UnanimityResult(agreements, fired)
+
+    swap(u, "check", check)
+
+
+# -- bits: mistakes only a bit-exact comparison sees (TEXT-13) ---------------------------------
+
+
+@mutant(
+    "rrf-sum-smallest-first",
+    "RRF-7",
+    "an item's contributions are summed smallest first (ascending), not largest first",
+)
+def _rrf_sum_ascending() -> None:
+    def canonical_sum(contributions: Sequence[float]) -> float:
+        total = 0.0
+        for value in sorted(contributions):
+            total += value
+        return total
+
+    swap(_mod("reference.rrf"), "canonical_sum", canonical_sum)
+
+
+@mutant(
+    "rrf-sum-in-list-order",
+    "RRF-7",
+    "an item's contributions are summed in list order (ties still broken by path, id)",
+)
+def _rrf_sum_in_list_order() -> None:
+    _rrf_sum_list_order()
+
+
+@mutant(
+    "rrf-contribution-reciprocal",
+    "RRF-7",
+    "a contribution is w × (1 / (k + r + 1)), two roundings instead of one division",
+)
+def _rrf_reciprocal() -> None:
+    swap(_mod("reference.rrf"), "contribution", lambda w, k, rank: w * (1.0 / float(k + rank + 1)))
+
+
+# -- second batch: subtler mistakes, found by asking "which rule has only one case?" ----------
+
+
+@mutant(
+    "rrf-path-equal-rank-first-list",
+    "RRF-13",
+    "between paths of equal rank, the first list's wins, not the smallest by code point",
+)
+def _rrf_path_equal_rank_first() -> None:
+    def better_path(rank: int, path: str, best: tuple[int, str] | None) -> bool:
+        return path != "" and (best is None or rank < best[0])
+
+    swap(_mod("reference.rrf"), "better_path", better_path)
+
+
+@mutant(
+    "rrf-path-first-seen",
+    "RRF-13",
+    "the path is the first sighting's, never updated (the anchor's bucket), so disputed "
+    "paths make ties follow list order",
+)
+def _rrf_path_first_seen() -> None:
+    def better_path(rank: int, path: str, best: tuple[int, str] | None) -> bool:
+        return best is None and path != ""
+
+    swap(_mod("reference.rrf"), "better_path", better_path)
+
+
+@mutant(
+    "rrf-metadata-empty-keys-dropped",
+    "RRF-14",
+    "a metadata key whose every value is empty is dropped instead of kept with \"\"",
+)
+def _rrf_empty_keys() -> None:
+    r = _mod("reference.rrf")
+    original = r.fuse
+
+    def fuse(lists: Sequence[Any], k: int = r.DEFAULT_K) -> list[Any]:
+        out = []
+        for f in original(lists, k):
+            meta = {key: v for key, v in f.candidate.metadata.items() if v != ""}
+            out.append(replace(f, candidate=replace(f.candidate, metadata=meta)))
+        return out
+
+    swap(r, "fuse", fuse)
+
+
+@mutant("rrf-whole-float-k-rejected", "RRF-15", "k = 60.0 is rejected because it is a float")
+def _rrf_float_k() -> None:
+    r = _mod("reference.rrf")
+    original = r.check_k
+
+    def check_k(k: object) -> int:
+        if isinstance(k, float):
+            raise r.InvalidInput(f"k must be an integer, got {k!r}")
+        return int(original(k))
+
+    swap(r, "check_k", check_k)
+
+
+@mutant("rrf-negative-weight-accepted", "RRF-3", "a negative list weight is accepted")
+def _rrf_negative_weight() -> None:
+    r = _mod("reference.rrf")
+    original = r.check_weight
+
+    def check_weight(weight: object) -> float:
+        if isinstance(weight, int | float) and not isinstance(weight, bool) and weight < 0:
+            return float(weight)
+        return float(original(weight))
+
+    swap(r, "check_weight", check_weight)
+
+
+@mutant(
+    "unan-zero-weight-leg-votes",
+    "UNAN-6",
+    "unanimity is evaluated whenever the mode is hybrid, a skipped zero-weight leg voting empty",
+)
+def _unan_zero_weight_votes() -> None:
+    pipe = _mod("reference.pipeline")
+
+    hybrid = [False]
+    original_resolve = pipe.resolve_mode
+
+    def resolve_mode(requested: str, has_embedder: bool) -> Any:
+        mode = original_resolve(requested, has_embedder)
+        hybrid[0] = mode.effective == "hybrid"
+        return mode
+
+    def voters(bm25: Any, vleg: Any) -> tuple[list[str], list[str]] | None:
+        if not hybrid[0]:
+            return None
+        return ([c.id for c in bm25.hits] if bm25 else []), [c.id for c in vleg.hits]
+
+    set_attr(pipe, "resolve_mode", resolve_mode)
+    swap(pipe, "unanimity_voters", voters)
