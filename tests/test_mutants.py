@@ -87,6 +87,43 @@ def test_every_broken_port_fails_at_least_one_golden_case(gate_result: gate.Gate
     )
 
 
+def test_a_profile_clause_needs_two_killers_and_a_core_clause_one() -> None:
+    assert (gate.killers_needed("SCOPE-3"), gate.killers_needed("RRF-2")) == (2, 1)
+
+
+def test_a_case_and_its_canonical_twin_count_as_one_killer() -> None:
+    outcome = gate.Outcome("m", "SCOPE-3", "", {"passed": 1, "failed": 2},
+                           killers=("a/b", "a/b#canonical"), needed=2)
+    assert (outcome.distinct_killers, outcome.verdict) == (1, "WEAK")
+
+
+def test_a_weak_broken_port_fails_the_gate() -> None:
+    control = gate.Outcome(gate.CONTROL, "", "", {"passed": 3})
+    weak = gate.Outcome("m", "SCOPE-3", "", {"passed": 2, "failed": 1}, killers=("a",), needed=2)
+    result = gate.GateResult(control, [weak])
+    assert (result.ok, result.to_json()["summary"]["weak"]) == (False, 1)
+
+
+def test_an_unguarded_profile_clause_fails_the_gate() -> None:
+    control = gate.Outcome(gate.CONTROL, "", "", {"passed": 3})
+    killed = gate.Outcome("m", "RRF-2", "", {"passed": 2, "failed": 1}, killers=("a",))
+    assert gate.GateResult(control, [killed], unguarded=("SCOPE-99",)).ok is False
+    assert gate.GateResult(control, [killed]).ok is True
+
+
+def test_unguarded_clauses_are_the_profile_clauses_no_port_cites() -> None:
+    assert gate.unguarded_clauses(frozenset({"SCOPE-3", "NOPE-1"})) == ("NOPE-1",)
+
+
+def test_a_profile_broken_port_killed_by_one_case_is_weak() -> None:
+    """A real run over one of the port's killers alone."""
+    kept = "profiles/scoped-fusion/filter/no-scope-metadata-is-out-of-scope"
+    one = [c for c in load_all() if c.id == kept]
+    name = "scoped-missing-scope-wildcard"
+    outcome = gate.run_one(name, gate.mutant_argv(name), one, first_kill=True)
+    assert (outcome.killers, outcome.verdict, outcome.complete) == ((kept,), "WEAK", True)
+
+
 @pytest.mark.slow
 def test_every_broken_port_still_passes_most_cases(gate_result: gate.GateResult) -> None:
     """A mutant that passes nothing broke the adapter, not the behaviour it targets."""
@@ -163,6 +200,21 @@ def test_cases_citing_the_broken_clause_run_first(tmp_path: Path) -> None:
     other = replace(cases[0], id="tiny/other", clauses=("TEXT-5",))
     ordered = gate.clause_first([other, *cases], "RRF-2")
     assert [c.id for c in ordered] == ["tiny/rrf/top-item", "tiny/rrf/second-item", "tiny/other"]
+
+
+def test_canonical_twins_run_after_the_yaml_cases_of_their_group(tmp_path: Path) -> None:
+    """So the first two killers of a port are two cases, not a case and its twin."""
+    cases = _two_killer_cases(tmp_path)
+    twin = replace(cases[0], id=cases[0].id + "#canonical")
+    ordered = gate.clause_first([cases[0], twin, cases[1]], "RRF-2")
+    assert [c.id for c in ordered] == [cases[0].id, cases[1].id, twin.id]
+
+
+def test_a_profile_port_stops_at_its_second_killing_case(tmp_path: Path) -> None:
+    cases = _two_killer_cases(tmp_path)
+    name = "rrf-rank-one-based"
+    outcome = gate.run_one(name, gate.mutant_argv(name), cases, first_kill=True, needed=2)
+    assert (len(outcome.killers), outcome.verdict) == (2, "killed")
 
 
 def test_a_broken_port_that_only_crashes_is_stillborn_even_when_stopping_at_first_kill(

@@ -7,10 +7,15 @@ A mutant that passes no case and gives no plain wrong answer either (only crashe
 timeouts) is *stillborn*: its patch broke the adapter, not the behaviour it meant to break, and it
 fails the gate like a survivor.
 
-By default a mutant's run stops at its first killing case, with the cases that cite the
-mutant's clause run first: the verdict is the same as a whole run's (a run is only continued
-when its first killer leaves the stillborn question open), at a fraction of the time.
-`first_kill=False` runs every case and counts every killer.
+A broken port of a profile clause (spec/profiles/) must be killed by at least two distinct cases
+(a case and its derived `#canonical` twin count as one), and every profile clause must have a
+broken port: otherwise the port is *weak*, or the clause *unguarded*, and the gate fails
+(issue 25; benchmarks/mutation/README.md).
+
+By default a mutant's run stops once it has the killers it needs (one, or two for a profile
+clause), with the cases that cite the mutant's clause run first: the verdict is the same as a
+whole run's (a run is only continued when its killers leave the stillborn or the weak question
+open), at a fraction of the time. `first_kill=False` runs every case and counts every killer.
 """
 
 from __future__ import annotations
@@ -24,6 +29,7 @@ from typing import Any
 
 from conformance.adapters.adapter_process import python_command
 from conformance.judging.cases import Case
+from conformance.judging.clauses import defined_clauses
 from conformance.running.results import FAILING, RunOptions
 from conformance.running.runner import REFERENCE_ADAPTER_MODULE, run_suite
 from conformance.selftest.broken_ports import MUTANTS
@@ -31,6 +37,24 @@ from conformance.selftest.mutant_adapter import MODULE as MUTANT_MODULE
 
 CONTROL = "(reference)"
 SHOWN_KILLERS = 3
+#: distinct killing cases a broken port of a profile clause needs (issue 25).
+PROFILE_KILLERS = 2
+
+
+def base_id(case_id: str) -> str:
+    """The YAML case a derived case comes from: `x#canonical` counts as `x`."""
+    return case_id.split("#", 1)[0]
+
+
+def profile_clauses() -> frozenset[str]:
+    """The clauses defined in the profile chapters (spec/profiles/*.md)."""
+    return frozenset(c.id for c in defined_clauses().values() if c.file.startswith("profiles/"))
+
+
+def killers_needed(clause: str, profiles: frozenset[str] | None = None) -> int:
+    """How many distinct killing cases a broken port of `clause` needs: two for a profile clause."""
+    return PROFILE_KILLERS if clause in (profiles if profiles is not None
+                                         else profile_clauses()) else 1
 
 
 @dataclass(frozen=True)
@@ -45,12 +69,24 @@ class Outcome:
     killers: tuple[str, ...] = ()
     duration_ms: float = 0.0
     messages: dict[str, str] = field(default_factory=dict)
-    #: False when the run stopped at the first killing case (`killers` is then a prefix).
+    #: False when the run stopped once it had its killers (`killers` is then a prefix).
     complete: bool = True
+    #: distinct killing cases the port needs (`killers_needed`); 1 for the control.
+    needed: int = 1
 
     @property
     def killed(self) -> bool:
         return bool(self.killers)
+
+    @property
+    def distinct_killers(self) -> int:
+        """Killing cases, a case and its `#canonical` twin counted once."""
+        return len({base_id(k) for k in self.killers})
+
+    @property
+    def weak(self) -> bool:
+        """Killed, but by fewer distinct cases than its clause needs."""
+        return self.killed and self.distinct_killers < self.needed
 
     @property
     def stillborn(self) -> bool:
@@ -63,6 +99,8 @@ class Outcome:
             return "clean" if not self.killers else "BROKEN"
         if self.stillborn:
             return "STILLBORN"
+        if self.weak:
+            return "WEAK"
         return "killed" if self.killed else "SURVIVED"
 
     def to_json(self) -> dict[str, Any]:
@@ -72,6 +110,8 @@ class Outcome:
             "description": self.description,
             "verdict": self.verdict,
             "failing": len(self.killers),
+            "distinctKillers": self.distinct_killers,
+            "needed": self.needed,
             "counts": dict(self.counts),
             "killers": list(self.killers),
             "complete": self.complete,
@@ -86,6 +126,8 @@ class GateResult:
 
     control: Outcome
     mutants: list[Outcome]
+    #: profile clauses no registered broken port cites (checked when every port ran).
+    unguarded: tuple[str, ...] = ()
 
     @property
     def survivors(self) -> list[Outcome]:
@@ -96,17 +138,24 @@ class GateResult:
         return [m for m in self.mutants if m.killed and m.stillborn]
 
     @property
+    def weak(self) -> list[Outcome]:
+        return [m for m in self.mutants if m.weak and not m.stillborn]
+
+    @property
     def ok(self) -> bool:
-        return not self.control.killers and not self.survivors and not self.stillborn
+        return (not self.control.killers and not self.survivors and not self.stillborn
+                and not self.weak and not self.unguarded)
 
     def to_json(self) -> dict[str, Any]:
-        killed = sum(1 for m in self.mutants if m.killed and not m.stillborn)
+        killed = sum(1 for m in self.mutants if m.killed and not m.stillborn and not m.weak)
         return {
             "summary": {
                 "mutants": len(self.mutants),
                 "killed": killed,
                 "survived": len(self.survivors),
                 "stillborn": len(self.stillborn),
+                "weak": len(self.weak),
+                "unguardedClauses": list(self.unguarded),
                 "controlClean": not self.control.killers,
                 "ok": self.ok,
             },
@@ -121,9 +170,15 @@ def mutant_argv(name: str) -> list[str]:
 
 
 def clause_first(cases: Sequence[Case], clause: str) -> list[Case]:
-    """The cases citing `clause` first, then the others, each group in suite order."""
+    """The cases citing `clause` first, then the others, each group in suite order; inside a
+    group, derived `#canonical` cases after the YAML ones, so the first killers are distinct."""
     citing = [c for c in cases if clause in c.clauses]
-    return citing + [c for c in cases if clause not in c.clauses]
+    others = [c for c in cases if clause not in c.clauses]
+    out: list[Case] = []
+    for group in (citing, others):
+        out += [c for c in group if base_id(c.id) == c.id]
+        out += [c for c in group if base_id(c.id) != c.id]
+    return out
 
 
 def run_one(
@@ -132,20 +187,27 @@ def run_one(
     cases: Sequence[Case],
     options: RunOptions | None = None,
     first_kill: bool = False,
+    needed: int | None = None,
 ) -> Outcome:
     """Run the cases against one adapter and summarise the result.
 
-    With `first_kill`, a mutant's cases run clause-first and stop at the first killing case,
-    unless nothing has passed or plainly failed by then: only the whole run can tell a
-    stillborn mutant (nothing but crashes) from a killed one, so that run goes on to the end.
+    With `first_kill`, a mutant's cases run clause-first and stop once `needed` cases failed
+    (default: `killers_needed` of its clause), unless nothing has passed or plainly failed by
+    then, or the failures are fewer distinct cases than needed: only the whole run can tell a
+    stillborn mutant (nothing but crashes) from a killed one, or a weak one from a killed one,
+    so that run goes on to the end.
     """
     known = MUTANTS.get(name)
+    need = needed if needed is not None else (killers_needed(known.clause) if known else 1)
     run = None
     if first_kill and known is not None:
-        run = run_suite(clause_first(cases, known.clause), argv, options, maxfail=1)
+        run = run_suite(clause_first(cases, known.clause), argv, options, maxfail=need)
         counts = run.counts()
+        early = [r.case.id for r in run.results if r.status in FAILING]
         if counts.get("passed", 0) == 0 and counts.get("failed", 0) == 0:
             run = None  # possibly stillborn: decide on the whole run below
+        elif len(early) >= need and len({base_id(i) for i in early}) < need:
+            run = None  # stopped on a case and its twin: count distinct killers on the whole run
     complete = run is None
     if run is None:
         run = run_suite(cases, argv, options)
@@ -159,7 +221,8 @@ def run_one(
         killers=tuple(r.case.id for r in failing),
         duration_ms=run.duration_ms,
         messages=messages,
-        complete=complete or not failing,
+        complete=complete or len(failing) < need,
+        needed=need if known else 1,
     )
 
 
@@ -190,15 +253,42 @@ def run_gate(
 
     with ThreadPoolExecutor(max_workers=max(1, workers)) as pool:
         outcomes = list(pool.map(job, jobs))
-    return GateResult(control=outcomes[0], mutants=outcomes[1:])
+    return GateResult(
+        control=outcomes[0],
+        mutants=outcomes[1:],
+        unguarded=unguarded_clauses() if names is None else (),
+    )
+
+
+def unguarded_clauses(profiles: frozenset[str] | None = None) -> tuple[str, ...]:
+    """The profile clauses that no registered broken port cites, in spec order of id."""
+    cited = {m.clause for m in MUTANTS.values()}
+    missing = (profiles if profiles is not None else profile_clauses()) - cited
+    return tuple(sorted(missing, key=lambda c: (c.split("-")[0], int(c.split("-")[1]))))
 
 
 # -- rendering ---------------------------------------------------------------------------------
 
 
 def _failing_text(outcome: Outcome) -> str:
-    """How many cases failed; `1+` when the run stopped at its first killer."""
+    """How many cases failed; `1+` (or `2+`) when the run stopped once it had its killers."""
     return f"{len(outcome.killers)}" + ("" if outcome.complete else "+")
+
+
+def _verdict_lines(summary: dict[str, Any]) -> list[str]:
+    """The closing lines shared by the text and Markdown tables."""
+    lines = []
+    if summary["unguardedClauses"]:
+        lines.append(
+            "profile clauses without a broken port: " + ", ".join(summary["unguardedClauses"])
+        )
+    weak = f", {summary['weak']} weak (a profile clause's port killed by one case)"
+    lines.append(
+        f"{summary['killed']} killed, {summary['survived']} survived, "
+        f"{summary['stillborn']} stillborn" + (weak if summary["weak"] else "")
+        + f" of {summary['mutants']} mutants"
+    )
+    return lines
 
 
 def _killers_text(outcome: Outcome) -> str:
@@ -222,10 +312,8 @@ def render_text(result: GateResult) -> str:
     lines.append("")
     control = "clean" if summary["controlClean"] else "FAILED (kills are meaningless)"
     lines.append(f"control (reference adapter): {control}")
-    lines.append(
-        f"hrc selftest: {summary['killed']} killed, {summary['survived']} survived, "
-        f"{summary['stillborn']} stillborn of {summary['mutants']} mutants"
-    )
+    verdict = _verdict_lines(summary)
+    lines += [*verdict[:-1], "hrc selftest: " + verdict[-1]]
     return "\n".join(lines) + "\n"
 
 
@@ -243,11 +331,9 @@ def render_markdown(result: GateResult) -> str:
         )
     summary = result.to_json()["summary"]
     lines.append("")
-    lines.append(
-        f"{summary['killed']} killed, {summary['survived']} survived, "
-        f"{summary['stillborn']} stillborn of {summary['mutants']} mutants; control "
-        + ("clean." if summary["controlClean"] else "FAILED.")
-    )
+    verdict = _verdict_lines(summary)
+    lines += verdict[:-1]
+    lines.append(verdict[-1] + "; control " + ("clean." if summary["controlClean"] else "FAILED."))
     return "\n".join(lines) + "\n"
 
 
