@@ -115,3 +115,19 @@ def test_properties_respect_the_ports_capabilities() -> None:
     assert [(r.name, r.status, r.message) for r in results] == [
         ("rrf-permutation", "passed", ""), ("rrf-total-order", "passed", "")
     ]
+
+
+def test_intent_composition_finds_the_rules_behind_an_entry_without_rule_names() -> None:
+    """INTENT-10 lets `rules` out: the law recovers them from multiplier and score (0.3375)."""
+    from conformance.commands.properties import _rule_table, _rules_behind
+
+    item = {"id": "r", "multiplier": 0.45 * 0.75, "score": (1 / 61) * 0.45 * 0.75}
+    found = _rules_behind(item, 1 / 61, {"concrete-fact"}, _rule_table())
+    assert found == ["fact_rollup_damp", "fact_generic_damp"]
+
+
+def test_intent_composition_refuses_an_entry_no_rule_sequence_explains() -> None:
+    from conformance.commands.properties import _rule_table, _rules_behind
+
+    item = {"id": "r", "multiplier": 0.3375, "score": (1 / 61) * 0.3375}
+    assert _rules_behind(item, 1 / 61, {"preference"}, _rule_table()) is None

@@ -66,3 +66,35 @@ def test_a_wrong_multiplier_still_fails_without_rule_names() -> None:
     entry["multiplier"] = entry["multiplier"] * 2
     mismatch = check({"output": expected}, port, "search")
     assert mismatch is not None and mismatch.path.endswith("/multiplier")
+
+
+def _reweight_expected() -> dict[str, Any]:
+    """An `intent_reweight` output with one boosted and one untouched item (INTENT-10)."""
+    return {"results": [
+        {"id": "m1", "score": 0.03387096774193549, "multiplier": 2.1,
+         "rules": ["preference_memory_boost"]},
+        {"id": "d1", "score": 0.01639344262295082, "multiplier": 1.0, "rules": []},
+    ]}
+
+
+def test_intent_reweight_output_without_rule_names_matches() -> None:
+    """INTENT-10: a port of the anchor has no rule names to give the operation either."""
+    port = copy.deepcopy(_reweight_expected())
+    for item in port["results"]:
+        del item["rules"]
+    assert check({"output": _reweight_expected()}, port, "intent_reweight") is None
+
+
+def test_intent_reweight_rule_names_a_port_writes_are_compared() -> None:
+    port = copy.deepcopy(_reweight_expected())
+    port["results"][1]["rules"] = ["preference_raw_damp"]
+    mismatch = check({"output": _reweight_expected()}, port, "intent_reweight")
+    assert mismatch is not None and mismatch.path.startswith("/results/1/rules")
+
+
+def test_intent_reweight_wrong_score_fails_without_rule_names() -> None:
+    port = copy.deepcopy(_reweight_expected())
+    del port["results"][0]["rules"]
+    port["results"][0]["score"] = 0.0338
+    mismatch = check({"output": _reweight_expected()}, port, "intent_reweight")
+    assert mismatch is not None and mismatch.path == "/results/0/score"

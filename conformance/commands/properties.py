@@ -273,6 +273,22 @@ def _rule_table() -> dict[str, tuple[str, float, int]]:
     return {r["name"]: (r["family"], float(r["multiplier"]), i) for i, r in enumerate(doc["rules"])}
 
 
+def _rules_behind(item: JSON, score: float, families: set[str],
+                  table: dict[str, tuple[str, float, int]]) -> list[str] | None:
+    """INTENT-10 lets a port leave `rules` out: the detected families' rules, in table order,
+    whose left-to-right product gives the item's multiplier and score (none: unexplained)."""
+    usable = sorted((n for n, r in table.items() if r[0] in families), key=lambda n: table[n][2])
+    for size in range(len(usable) + 1):
+        for names in itertools.combinations(usable, size):
+            multiplier, new_score = 1.0, score
+            for name in names:
+                multiplier, new_score = multiplier * table[name][1], new_score * table[name][1]
+            if numbers_equal(item["multiplier"], multiplier) and numbers_equal(item["score"],
+                                                                                 new_score):
+                return list(names)
+    return None
+
+
 def check_intent_compose(client: PortClient, example: JSON) -> None:
     """INTENT-6..INTENT-9: multipliers compose left to right in table order, exact order."""
     table = _rule_table()
@@ -284,7 +300,11 @@ def check_intent_compose(client: PortClient, example: JSON) -> None:
     keys: list[tuple[Fraction, int]] = []
     for item in out:
         position, score = given_by_id[item["id"]]
-        names = item["rules"]
+        names = item["rules"] if "rules" in item else _rules_behind(item, score, families, table)
+        if names is None:
+            raise Violation(f"{item['id']}: no detected family's rules in table order give "
+                            f"multiplier {item['multiplier']!r} and score {item['score']!r}",
+                            [("intent_reweight", example)])
         order = [table[n][2] if n in table else -1 for n in names]
         if order != sorted(set(order)) or -1 in order:
             raise Violation(f"{item['id']}: rules {names} are not table rules in table order",

@@ -196,7 +196,7 @@ def check(expect: dict[str, Any], output: Any, op: str | None = None) -> Mismatc
         options: list[Any] = expect["one_of"]
         best: tuple[int, int, Mismatch] | None = None
         for i, option in enumerate(options):
-            wanted = trace_optional.drop_unfilled(drop_timings(option), output)
+            wanted = trace_optional.drop_unfilled(drop_timings(option), output, op)
             found = list(differences(wanted, output, "exact", "", op))
             if not found:
                 return None
@@ -212,7 +212,7 @@ def check(expect: dict[str, Any], output: Any, op: str | None = None) -> Mismatc
             f"closest is option {index}: {first.reason}",
         )
     mode = expect.get("compare", "exact")
-    wanted = trace_optional.drop_unfilled(drop_timings(expect["output"]), output)
+    wanted = trace_optional.drop_unfilled(drop_timings(expect["output"]), output, op)
     mismatch = compare(wanted, output, mode, "", op)
     return mismatch if mismatch is not None else absent_problem(expect.get("absent", ()), output)
 
