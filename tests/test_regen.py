@@ -117,3 +117,29 @@ def test_a_reference_output_breaking_expect_absent_is_reported_never_rewritten(
     assert cli.main(["regen", "--golden", str(golden)]) == 1
     assert "tiny/length/ascii: reference output breaks expect.absent" in capsys.readouterr().err
     assert path.read_text(encoding="utf-8") == text
+
+
+def test_a_partial_case_is_never_rewritten_to_drop_what_it_asserts(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A member the reference no longer gives is reported by pointer, the file left alone."""
+    golden = write_tiny_golden(tmp_path)
+    path = golden / "lengths" / "length.yaml"
+    text = path.read_text(encoding="utf-8").replace(
+        "expect:\n      output: {length: 3}\n  - id: tiny/length/astral",
+        "expect:\n      output: {length: 4, gone: [1]}\n      compare: partial\n"
+        "  - id: tiny/length/astral",
+    )
+    path.write_text(text, encoding="utf-8")
+    assert cli.main(["regen", "--golden", str(golden)]) == 1
+    err = capsys.readouterr().err
+    assert "tiny/length/ascii: the reference no longer gives" in err and "/gone" in err
+    assert path.read_text(encoding="utf-8") == text
+
+
+def test_lost_pointers_name_members_and_list_entries_past_the_end() -> None:
+    from conformance.commands.regen import lost_pointers
+
+    template = {"a": [{"x": 1}, {"x": 2}, {"x": 3}], "b/c": 1, "d": {"e": 1}}
+    value = {"a": [{"x": 1}, {"y": 2}], "d": {"e": 2}}
+    assert lost_pointers(template, value) == ["/a/2", "/a/1/x", "/b~1c"]
