@@ -12,8 +12,8 @@ written. Comments inside a replaced block node are lost.
 For `compare: partial` the new value keeps only the fields the case already lists, so the
 case keeps its focus; a partial case that asserts a member or list entry the reference no
 longer gives is reported, never rewritten, so no assertion is dropped unseen. Exit status: 0
-nothing to do or rewritten; 1 with `--check` when
-anything would change, or when a case cannot be rewritten (reported).
+nothing to do or rewritten; 1 with `--check` when anything would change, or when a case cannot
+be rewritten (reported).
 """
 
 from __future__ import annotations
