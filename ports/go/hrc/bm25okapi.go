@@ -279,7 +279,7 @@ type okapiOptions struct {
 }
 
 func okapiParseRequest(m map[string]any) (any, error) {
-	for k := range m {
+	for _, k := range sortedKeys(m) {
 		if k != "k1" && k != "b" && k != "hypotheticalDocument" {
 			return nil, invalid("request.profiles.bm25-okapi: unknown option %s", k)
 		}
@@ -310,7 +310,7 @@ func okapiParseBackends(raw any, isPresent bool) (any, error) {
 	if !ok {
 		return nil, invalid("backends.profiles.bm25-okapi must be an object")
 	}
-	for k := range m {
+	for _, k := range sortedKeys(m) {
 		if k != "documents" {
 			return nil, invalid("backends.profiles.bm25-okapi: unknown member %s", k)
 		}

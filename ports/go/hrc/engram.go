@@ -210,7 +210,7 @@ type engramOptions struct {
 
 // parseEngramOptions validates now and halfLifeDays (ENGRAM-7, ENGRAM-13, ENGRAM-15).
 func parseEngramOptions(m map[string]any, where string, allowed []string) (engramOptions, error) {
-	for k := range m {
+	for _, k := range sortedKeys(m) {
 		ok := false
 		for _, a := range allowed {
 			ok = ok || a == k

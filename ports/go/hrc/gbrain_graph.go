@@ -71,7 +71,7 @@ func loadGbrainSources() error {
 // gbrainParseOptions is GBRAIN-13: request.profiles.gbrain; unknown members are invalid.
 func gbrainParseOptions(m map[string]any) (any, error) {
 	const where = "request.profiles.gbrain"
-	for k := range m {
+	for _, k := range sortedKeys(m) { // the same message on every run, whatever the map order
 		switch k {
 		case "depth", "fanout", "types", "direction", "exclude", "dedup", "boost", "tokenBudget", "variants",
 			"bundle", "expansion", "reranker":

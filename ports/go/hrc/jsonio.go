@@ -8,6 +8,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"regexp"
+	"sort"
 	"strconv"
 	"unicode/utf8"
 )
@@ -112,3 +113,14 @@ func Marshal(v any) ([]byte, error) {
 func Capabilities() []string { return capabilities }
 
 var capabilities = []string{"rrf-weights", "canonical-fts5", "stopwords:hrc-1.0", "intent-table:hrc-1.0", "graph-leg", "bm25-fanout"}
+
+// sortedKeys lists a JSON object's keys in code-point order (byte order of UTF-8), so that a
+// message naming "the first unknown member" is the same on every run: Go randomises map order.
+func sortedKeys(m map[string]any) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}

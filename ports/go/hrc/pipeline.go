@@ -67,7 +67,7 @@ func ParseRequest(v any) (*Request, error) {
 	if !ok {
 		return nil, invalid("request must be an object")
 	}
-	for k := range m {
+	for _, k := range sortedKeys(m) {
 		if !requestFields[k] {
 			return nil, invalid("request: unknown field %q", k)
 		}
@@ -109,7 +109,7 @@ func ParseRequest(v any) (*Request, error) {
 		if !ok {
 			return nil, invalid("weights must be an object")
 		}
-		for k := range wm {
+		for _, k := range sortedKeys(wm) {
 			if k != "bm25" && k != "vector" && k != "graph" {
 				return nil, invalid("weights: unknown field %q", k)
 			}

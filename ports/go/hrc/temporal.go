@@ -408,7 +408,7 @@ func opTemporalExpand(in map[string]any) (map[string]any, error) {
 
 // TEMPORAL-21: request.profiles.temporal is {questionDate?}.
 func temporalParseRequest(options map[string]any) (any, error) {
-	for k := range options {
+	for _, k := range sortedKeys(options) {
 		if k != "questionDate" {
 			return nil, invalid("request.profiles.temporal: unknown option %s", k)
 		}
