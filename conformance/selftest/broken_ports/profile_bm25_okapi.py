@@ -307,14 +307,16 @@ def _okapi_first_answer_only() -> None:
     p = _pipeline()
     original = p.filter_leg
 
-    answered: set[int] = set()
+    # Keyed by id, holding the call itself: a bare id could be reused by a later call once the
+    # first is collected, which made this port skip a later search's first answer at random.
+    answered: dict[int, Any] = {}
 
     def filter_leg(call: Any, leg: str, hits: list[Any]) -> list[Any]:
-        if id(call) in answered:
+        if answered.get(id(call)) is call:
             return hits
         out: list[Any] = original(call, leg, hits)
         if leg == p.LEG:
-            answered.add(id(call))
+            answered[id(call)] = call
         return out
 
     _replace_hooks(filter_leg=filter_leg)
