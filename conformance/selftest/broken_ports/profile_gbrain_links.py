@@ -1,0 +1,154 @@
+"""Broken ports of profile gbrain: link extraction (spec/profiles/gbrain.md GBRAIN-1..9),
+registered on import."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import replace
+from types import ModuleType
+from typing import Any
+
+from conformance.selftest.broken_ports.patching import (
+    _mod,
+    mutant,
+    swap,
+)
+
+
+def _gbrain(name: str) -> ModuleType:
+    return _mod(f"reference.profiles.gbrain.{name}")
+
+
+@mutant("gbrain-edges-utf16-order", "GBRAIN-9", "edges sorted by UTF-16 code units (JS sort)")
+def _gbrain_utf16() -> None:
+    links = _gbrain("links")
+    original = links.extract_links
+
+    def utf16(text: str) -> bytes:
+        return text.encode("utf-16-be")
+
+    def extract_links(path: str, markdown: str) -> Any:
+        page, edges = original(path, markdown)
+        return page, sorted(edges, key=lambda e: (utf16(e.target), utf16(e.type)))
+
+    swap(links, "extract_links", extract_links)
+
+
+@mutant("gbrain-code-spans-kept", "GBRAIN-4", "code spans and escapes are not blanked")
+def _gbrain_code_spans() -> None:
+    swap(_gbrain("links"), "blank_line", lambda line: line)
+
+
+@mutant("gbrain-tilde-fence-ignored", "GBRAIN-3", "only backtick fences hide code, not ~~~")
+def _gbrain_tilde() -> None:
+    links = _gbrain("links")
+    original = links.code_lines
+
+    def code_lines(lines: list[str]) -> Any:
+        return original([line.replace("~", "x") for line in lines])
+
+    swap(links, "code_lines", code_lines)
+
+
+@mutant(
+    "gbrain-markdown-on-unmasked-line",
+    "GBRAIN-5",
+    "the markdown pattern also runs over wikilinks, so [[a]](b) links to b as well",
+)
+def _gbrain_unmasked() -> None:
+    links = _gbrain("links")
+
+    def link_spans(line: str, table: Any) -> list[Any]:
+        spans = [
+            links._Span(m.start(), m.end(), m.group(table.wikilink_group))
+            for m in table.wikilink.finditer(line)
+        ]
+        for m in table.markdown.finditer(line):
+            if m.start() > 0 and line[m.start() - 1] == "!":
+                continue
+            spans.append(links._Span(m.start(), m.end(), m.group(table.markdown_group)))
+        return sorted(spans, key=lambda s: s.start)
+
+    swap(links, "link_spans", link_spans)
+
+
+@mutant("gbrain-relative-from-root", "GBRAIN-6", "./ and ../ resolve from the root, not the page")
+def _gbrain_relative() -> None:
+    links = _gbrain("links")
+    original = links.resolve
+
+    def resolve(target: str, base: tuple[str, ...]) -> Any:
+        return original(target, ())
+
+    swap(links, "resolve", resolve)
+
+
+@mutant("gbrain-anchor-kept", "GBRAIN-6", "the #anchor stays part of the target")
+def _gbrain_anchor() -> None:
+    links = _gbrain("links")
+    original = links.target_page
+
+    def target_page(target: str, base: tuple[str, ...]) -> Any:
+        return original(target.replace("#", "%23"), base)
+
+    swap(links, "target_page", target_page)
+
+
+@mutant(
+    "gbrain-first-type-wins",
+    "GBRAIN-8",
+    "the first type of the table found anywhere in the window wins, whatever the distance",
+)
+def _gbrain_first_type() -> None:
+    links = _gbrain("links")
+    original = links.infer_type
+
+    def infer_type(before: Any, after: Any, table: Any) -> Any:
+        types = [t for t, _ in table.triggers]
+        found = {
+            original(before, after, replace(table, triggers=(entry,)))
+            for entry in table.triggers
+        }
+        hits = [t for t in types if t in found]
+        return hits[0] if hits else table.default_type
+
+    swap(links, "infer_type", infer_type)
+
+
+@mutant("gbrain-unicode-lowercase-words", "GBRAIN-8", "words are lowercased with full Unicode")
+def _gbrain_unicode_lower() -> None:
+    links = _gbrain("links")
+
+    def words(text: str) -> list[str]:
+        return re.findall(r"[a-z0-9]+", text.lower())
+
+    swap(links, "_words", words)
+
+
+@mutant("gbrain-typed-label-verbatim", "GBRAIN-7", "the typed label is only lowercased")
+def _gbrain_label() -> None:
+    links = _gbrain("links")
+
+    def typed_label(line: str, table: Any) -> Any:
+        m = table.typed.search(line)
+        return None if m is None else m.group(table.typed_group).lower()
+
+    swap(links, "typed_label", typed_label)
+
+
+@mutant("gbrain-dedup-by-target", "GBRAIN-9", "edges are unique by target, the first type kept")
+def _gbrain_dedup() -> None:
+    links = _gbrain("links")
+    original = links.extract_links
+
+    def extract_links(path: str, markdown: str) -> Any:
+        page, edges = original(path, markdown)
+        seen: set[str] = set()
+        kept = []
+        for edge in edges:
+            if edge.target not in seen:
+                seen.add(edge.target)
+                kept.append(edge)
+        return page, kept
+
+    swap(links, "extract_links", extract_links)
