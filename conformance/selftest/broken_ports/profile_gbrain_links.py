@@ -152,3 +152,59 @@ def _gbrain_dedup() -> None:
         return page, kept
 
     swap(links, "extract_links", extract_links)
+
+
+@mutant(
+    "gbrain-links-copy-lacks-last-triggers",
+    "GBRAIN-1",
+    "a retyped links table whose trigger lists each lack their last entry (founding, backed...)",
+)
+def _gbrain_links_truncated() -> None:
+    table = _gbrain("table")
+    original = table.link_table
+
+    def link_table() -> Any:
+        loaded = original()
+        return replace(loaded, triggers=tuple((t, words[:-1]) for t, words in loaded.triggers))
+
+    swap(table, "link_table", link_table)
+
+
+@mutant(
+    "gbrain-link-types-sorted-by-name",
+    "GBRAIN-1",
+    "the types are read into a map and iterated by name, losing the file's precedence order",
+)
+def _gbrain_types_sorted() -> None:
+    table = _gbrain("table")
+    original = table.link_table
+
+    def link_table() -> Any:
+        loaded = original()
+        return replace(loaded, triggers=tuple(sorted(loaded.triggers)))
+
+    swap(table, "link_table", link_table)
+
+
+@mutant(
+    "gbrain-lone-cr-kept",
+    "GBRAIN-2",
+    "only CRLF is normalised: a lone CR stays inside the line instead of ending it",
+)
+def _gbrain_lone_cr() -> None:
+    links = _gbrain("links")
+    original = links.extract_links
+    # A character the reference treats exactly as it treats a CR inside a line (no pattern,
+    # word, sentence or fence rule names either), mapped back to CR in the edges.
+    stand_in = "\x00"
+
+    def extract_links(path: str, markdown: str) -> Any:
+        text = markdown.replace("\r\n", "\n").replace("\r", stand_in)
+        page, edges = original(path, text)
+        back = [
+            replace(e, target=e.target.replace(stand_in, "\r"), type=e.type.replace(stand_in, "\r"))
+            for e in edges
+        ]
+        return page, back
+
+    swap(links, "extract_links", extract_links)
