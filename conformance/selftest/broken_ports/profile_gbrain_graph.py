@@ -19,6 +19,12 @@ def _gbrain(name: str) -> ModuleType:
     return _mod(f"reference.profiles.gbrain.{name}")
 
 
+def _gbrain_hooks(**changes: Any) -> None:
+    """Replace hooks of the gbrain PIPELINE (the dataclass holds the functions themselves)."""
+    package = _mod("reference.profiles.gbrain")
+    set_attr(package, "PIPELINE", replace(package.PIPELINE, **changes))
+
+
 @mutant("gbrain-walk-out-only", "GBRAIN-10", "the default direction is out, not both")
 def _gbrain_out_only() -> None:
     traverse = _gbrain("traverse")
@@ -103,3 +109,56 @@ def _gbrain_reached() -> None:
 )
 def _gbrain_walks_unindexed() -> None:
     swap(_gbrain("graph_leg"), "stored_edges", lambda edges, pages: list(edges))
+
+
+@mutant(
+    "gbrain-trace-initialised-with-backend",
+    "GBRAIN-15",
+    "seeds [] and reached 0 are written when the graph backend is built, even if it never runs",
+)
+def _gbrain_trace_initialised() -> None:
+    graph = _gbrain("graph_leg")
+    original = graph.graph_backend
+
+    def graph_backend(call: Any) -> Any:
+        backend = original(call)
+        if backend is not None:
+            call.trace.setdefault("seeds", [])
+            call.trace.setdefault("reached", 0)
+        return backend
+
+    _gbrain_hooks(graph_backend=graph_backend)
+
+
+@mutant(
+    "gbrain-edges-null-is-none",
+    "GBRAIN-13",
+    "edges: null is read as no edges (a key-present check), not as absent (extract from pages)",
+)
+def _gbrain_edges_null() -> None:
+    graph = _gbrain("graph_leg")
+    original = graph.parse_graph_data
+
+    def parse_graph_data(obj: Any) -> Any:
+        if isinstance(obj, dict) and "edges" in obj and obj["edges"] is None:
+            obj = {**obj, "edges": []}
+        return original(obj)
+
+    _gbrain_hooks(parse_backends=parse_graph_data)
+
+
+@mutant(
+    "gbrain-unknown-option-ignored",
+    "GBRAIN-13",
+    "an unknown member of request.profiles.gbrain is ignored instead of rejected",
+)
+def _gbrain_unknown_option() -> None:
+    graph = _gbrain("graph_leg")
+    original = graph.parse_options
+
+    def parse_options(obj: Any) -> Any:
+        if isinstance(obj, dict):
+            obj = {k: v for k, v in obj.items() if k in graph.OPTION_FIELDS}
+        return original(obj)
+
+    _gbrain_hooks(parse_request=parse_options)
