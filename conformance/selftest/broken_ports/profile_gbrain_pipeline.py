@@ -187,3 +187,19 @@ def _gbrain_budget_before_rerank() -> None:
             call.options = replace(call.options, token_budget=budget)
 
     _gbrain_hooks(after_fusion=after_fusion, after_rerank=after_rerank)
+
+
+@mutant(
+    "gbrain-boost-first-listed-key",
+    "GBRAIN-18",
+    "the first matching key in the boost object's member order gives the factor, not the longest",
+)
+def _gbrain_boost_first_key() -> None:
+    graph = _gbrain("graph_leg")
+    original = graph._boost_map
+
+    def boost_map(raw: object, where: str) -> Any:
+        factors = dict(original(raw, where))
+        return tuple((p, factors[p]) for p in raw) if isinstance(raw, dict) else ()
+
+    swap(graph, "_boost_map", boost_map)

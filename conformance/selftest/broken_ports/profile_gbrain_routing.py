@@ -112,3 +112,19 @@ def _gbrain_bypass_last_variant() -> None:
         return items
 
     _gbrain_hooks(after_fusion=after_fusion)
+
+
+@mutant(
+    "gbrain-intent-copy-lacks-last-triggers",
+    "GBRAIN-19",
+    "a retyped intent table whose trigger lists each lack their last entry (happened, advisors...)",
+)
+def _gbrain_intent_truncated() -> None:
+    routing = _gbrain("routing")
+    original = routing.intent_table
+
+    def intent_table() -> Any:
+        table = original()
+        return replace(table, classes=tuple((c, t[:-1]) for c, t in table.classes))
+
+    swap(routing, "intent_table", intent_table)
