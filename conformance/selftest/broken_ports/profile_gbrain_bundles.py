@@ -94,3 +94,63 @@ def _gbrain_bundle_wins() -> None:
 )
 def _gbrain_reranker_always() -> None:
     _gbrain_hooks(rerank_enabled=None)
+
+
+@mutant(
+    "gbrain-null-switch-is-on",
+    "GBRAIN-27",
+    "expansion or reranker null is read as on (the no-bundle default), not as the bundle's value",
+)
+def _gbrain_null_switch_on() -> None:
+    graph = _gbrain("graph_leg")
+    original = graph.parse_options
+
+    def parse_options(obj: Any) -> Any:
+        options = original(obj)
+        if isinstance(obj, dict):
+            if "expansion" in obj and obj["expansion"] is None:
+                options = replace(options, expansion=True)
+            if "reranker" in obj and obj["reranker"] is None:
+                options = replace(options, reranker=True)
+        return options
+
+    swap(graph, "parse_options", parse_options)
+    _gbrain_hooks(parse_request=parse_options)
+
+
+@mutant(
+    "gbrain-null-budget-is-none",
+    "GBRAIN-27",
+    "tokenBudget null is read as no budget, not as the bundle's budget",
+)
+def _gbrain_null_budget_none() -> None:
+    graph = _gbrain("graph_leg")
+    original = graph.parse_options
+
+    def parse_options(obj: Any) -> Any:
+        options = original(obj)
+        if isinstance(obj, dict) and "tokenBudget" in obj and obj["tokenBudget"] is None:
+            options = replace(options, token_budget=None)
+        return options
+
+    swap(graph, "parse_options", parse_options)
+    _gbrain_hooks(parse_request=parse_options)
+
+
+@mutant(
+    "gbrain-bundle-null-rejected",
+    "GBRAIN-26",
+    "bundle null is checked against the three names and rejected, not read as no bundle",
+)
+def _gbrain_bundle_null_rejected() -> None:
+    graph = _gbrain("graph_leg")
+    original = graph.parse_options
+    invalid = _mod("reference.types").InvalidInput
+
+    def parse_options(obj: Any) -> Any:
+        if isinstance(obj, dict) and "bundle" in obj and obj["bundle"] is None:
+            raise invalid("request.profiles.gbrain.bundle must be one of the bundles")
+        return original(obj)
+
+    swap(graph, "parse_options", parse_options)
+    _gbrain_hooks(parse_request=parse_options)

@@ -203,3 +203,40 @@ def _gbrain_boost_first_key() -> None:
         return tuple((p, factors[p]) for p in raw) if isinstance(raw, dict) else ()
 
     swap(graph, "_boost_map", boost_map)
+
+
+@mutant(
+    "gbrain-top-30-keeps-rank-30",
+    "GBRAIN-25",
+    "the cut keeps 0-based ranks 0..30 (rank <= 30), so 31 items survive",
+)
+def _gbrain_top_31() -> None:
+    set_attr(_gbrain("graph_leg"), "FUSED_TOP", 31)
+
+
+@mutant(
+    "gbrain-top-30-one-based-below",
+    "GBRAIN-25",
+    "the cut keeps 1-based ranks below 30, so 29 items survive",
+)
+def _gbrain_top_29() -> None:
+    set_attr(_gbrain("graph_leg"), "FUSED_TOP", 29)
+
+
+@mutant(
+    "gbrain-dedup-null-is-off",
+    "GBRAIN-17",
+    "dedup null is read as false (a falsy check), not as the default true",
+)
+def _gbrain_dedup_null_off() -> None:
+    graph = _gbrain("graph_leg")
+    original = graph.parse_options
+
+    def parse_options(obj: Any) -> Any:
+        options = original(obj)
+        if isinstance(obj, dict) and "dedup" in obj and obj["dedup"] is None:
+            options = replace(options, dedup=False)
+        return options
+
+    swap(graph, "parse_options", parse_options)
+    _gbrain_hooks(parse_request=parse_options)

@@ -128,3 +128,20 @@ def _gbrain_intent_truncated() -> None:
         return replace(table, classes=tuple((c, t[:-1]) for c, t in table.classes))
 
     swap(routing, "intent_table", intent_table)
+
+
+@mutant(
+    "gbrain-variants-merged-at-k-60",
+    "GBRAIN-22",
+    "the variants' fused lists are merged with the seed's k = 60, not the request's rrfK",
+)
+def _gbrain_variants_k60() -> None:
+    pipe = _mod("reference.pipeline")
+    fuse = _mod("reference.rrf").fuse
+    original = pipe.merge_variants
+
+    def merge_variants(runs: Any, k: int) -> Any:
+        lists, fused = original(runs, k)
+        return (lists, fused) if len(runs) == 1 else (lists, fuse(lists, 60))
+
+    swap(pipe, "merge_variants", merge_variants)
