@@ -7,6 +7,7 @@ import re
 from dataclasses import replace
 from types import ModuleType
 from typing import Any
+from urllib.parse import unquote
 
 from conformance.selftest.broken_ports.patching import (
     _mod,
@@ -208,3 +209,46 @@ def _gbrain_lone_cr() -> None:
         return page, back
 
     swap(links, "extract_links", extract_links)
+
+
+@mutant(
+    "gbrain-closing-fence-spaces-only",
+    "GBRAIN-3",
+    "a closing fence may be followed by spaces only, so a trailing tab leaves the fence open",
+)
+def _gbrain_fence_spaces_only() -> None:
+    links = _gbrain("links")
+    fence_run = links._fence_run
+
+    def code_lines(lines: list[str]) -> list[bool]:
+        out: list[bool] = []
+        fence: tuple[str, int] | None = None
+        for line in lines:
+            run = fence_run(line)
+            if fence is None:
+                opens = run is not None and run[1] >= 3
+                fence = (run[0], run[1]) if run is not None and opens else None
+                out.append(opens)
+                continue
+            out.append(True)
+            closes = run is not None and run[0] == fence[0] and run[1] >= fence[1]
+            if closes and run is not None and not run[2].strip(" "):
+                fence = None
+        return out
+
+    swap(links, "code_lines", code_lines)
+
+
+@mutant(
+    "gbrain-target-percent-decoded",
+    "GBRAIN-6",
+    "link targets are percent-decoded like URLs (my%20page becomes my page)",
+)
+def _gbrain_percent_decoded() -> None:
+    links = _gbrain("links")
+    original = links.target_page
+
+    def target_page(target: str, base: tuple[str, ...]) -> Any:
+        return original(unquote(target), base)
+
+    swap(links, "target_page", target_page)

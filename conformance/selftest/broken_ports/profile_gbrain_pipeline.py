@@ -240,3 +240,18 @@ def _gbrain_dedup_null_off() -> None:
 
     swap(graph, "parse_options", parse_options)
     _gbrain_hooks(parse_request=parse_options)
+
+
+@mutant(
+    "gbrain-budget-unbounded",
+    "GBRAIN-21",
+    "tokenBudget is checked to be at least 1 but has no upper bound (2^31 - 1)",
+)
+def _gbrain_budget_unbounded() -> None:
+    graph = _gbrain("graph_leg")
+    original = graph.whole_number
+
+    def whole_number(value: object, name: str, minimum: int = 1, maximum: int = 0) -> int:
+        return int(original(value, name, minimum, 2**62))
+
+    set_attr(graph, "whole_number", whole_number)
