@@ -162,3 +162,20 @@ def _gbrain_unknown_option() -> None:
         return original(obj)
 
     _gbrain_hooks(parse_request=parse_options)
+
+
+@mutant(
+    "gbrain-name-is-whole-page-id",
+    "GBRAIN-14",
+    "an untitled page is named by its whole page id (folders included), not its last segment",
+)
+def _gbrain_name_whole_id() -> None:
+    graph = _gbrain("graph_leg")
+    words = _mod("reference.text").words
+
+    def names(page_id: str, page: Any) -> list[list[str]]:
+        raw = [page.title] if page.title else []
+        raw.append(page_id.replace("/", " ").replace("-", " ").replace("_", " "))
+        return [w for w in (words(n) for n in raw) if w]
+
+    swap(graph, "_names", names)
