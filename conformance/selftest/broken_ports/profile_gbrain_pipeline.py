@@ -255,3 +255,22 @@ def _gbrain_budget_unbounded() -> None:
         return int(original(value, name, minimum, 2**62))
 
     set_attr(graph, "whole_number", whole_number)
+
+
+@mutant(
+    "gbrain-exclude-on-page-id",
+    "GBRAIN-16",
+    "exclude prefixes are matched on the page id of the path, not on the path as given",
+)
+def _gbrain_exclude_on_page_id() -> None:
+    graph = _gbrain("graph_leg")
+    page_of_path = _gbrain("links").page_of_path
+
+    def filter_leg(call: Any, leg: str, hits: Any) -> Any:
+        prefixes = call.options.exclude
+        if not prefixes:
+            return hits
+        return [h for h in hits if not (page_of_path(h.path) or h.path).startswith(prefixes)]
+
+    swap(graph, "filter_leg", filter_leg)
+    _gbrain_hooks(filter_leg=filter_leg)

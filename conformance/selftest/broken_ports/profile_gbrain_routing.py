@@ -145,3 +145,23 @@ def _gbrain_variants_k60() -> None:
         return (lists, fused) if len(runs) == 1 else (lists, fuse(lists, 60))
 
     swap(pipe, "merge_variants", merge_variants)
+
+
+@mutant(
+    "gbrain-temporal-skips-the-cut",
+    "GBRAIN-20",
+    "a temporal query returns the fused list untouched, skipping the top-30 cut with the boosts",
+)
+def _gbrain_temporal_skips_cut() -> None:
+    graph = _gbrain("graph_leg")
+    routing = _gbrain("routing")
+    original = graph.after_fusion
+
+    def after_fusion(call: Any, query: str, items: Any) -> Any:
+        if routing.classify(query) != "temporal":
+            return original(call, query, items)
+        call.trace["intent"] = "temporal"
+        call.state["candidates"] = {item.id: item.candidate for item in items}
+        return items
+
+    _gbrain_hooks(after_fusion=after_fusion)
