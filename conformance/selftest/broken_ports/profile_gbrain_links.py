@@ -1,0 +1,254 @@
+"""Broken ports of profile gbrain: link extraction (spec/profiles/gbrain.md GBRAIN-1..9),
+registered on import."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import replace
+from types import ModuleType
+from typing import Any
+from urllib.parse import unquote
+
+from conformance.selftest.broken_ports.patching import (
+    _mod,
+    mutant,
+    swap,
+)
+
+
+def _gbrain(name: str) -> ModuleType:
+    return _mod(f"reference.profiles.gbrain.{name}")
+
+
+@mutant("gbrain-edges-utf16-order", "GBRAIN-9", "edges sorted by UTF-16 code units (JS sort)")
+def _gbrain_utf16() -> None:
+    links = _gbrain("links")
+    original = links.extract_links
+
+    def utf16(text: str) -> bytes:
+        return text.encode("utf-16-be")
+
+    def extract_links(path: str, markdown: str) -> Any:
+        page, edges = original(path, markdown)
+        return page, sorted(edges, key=lambda e: (utf16(e.target), utf16(e.type)))
+
+    swap(links, "extract_links", extract_links)
+
+
+@mutant("gbrain-code-spans-kept", "GBRAIN-4", "code spans and escapes are not blanked")
+def _gbrain_code_spans() -> None:
+    swap(_gbrain("links"), "blank_line", lambda line: line)
+
+
+@mutant("gbrain-tilde-fence-ignored", "GBRAIN-3", "only backtick fences hide code, not ~~~")
+def _gbrain_tilde() -> None:
+    links = _gbrain("links")
+    original = links.code_lines
+
+    def code_lines(lines: list[str]) -> Any:
+        return original([line.replace("~", "x") for line in lines])
+
+    swap(links, "code_lines", code_lines)
+
+
+@mutant(
+    "gbrain-markdown-on-unmasked-line",
+    "GBRAIN-5",
+    "the markdown pattern also runs over wikilinks, so [[a]](b) links to b as well",
+)
+def _gbrain_unmasked() -> None:
+    links = _gbrain("links")
+
+    def link_spans(line: str, table: Any) -> list[Any]:
+        spans = [
+            links._Span(m.start(), m.end(), m.group(table.wikilink_group))
+            for m in table.wikilink.finditer(line)
+        ]
+        for m in table.markdown.finditer(line):
+            if m.start() > 0 and line[m.start() - 1] == "!":
+                continue
+            spans.append(links._Span(m.start(), m.end(), m.group(table.markdown_group)))
+        return sorted(spans, key=lambda s: s.start)
+
+    swap(links, "link_spans", link_spans)
+
+
+@mutant("gbrain-relative-from-root", "GBRAIN-6", "./ and ../ resolve from the root, not the page")
+def _gbrain_relative() -> None:
+    links = _gbrain("links")
+    original = links.resolve
+
+    def resolve(target: str, base: tuple[str, ...]) -> Any:
+        return original(target, ())
+
+    swap(links, "resolve", resolve)
+
+
+@mutant("gbrain-anchor-kept", "GBRAIN-6", "the #anchor stays part of the target")
+def _gbrain_anchor() -> None:
+    links = _gbrain("links")
+    original = links.target_page
+
+    def target_page(target: str, base: tuple[str, ...]) -> Any:
+        return original(target.replace("#", "%23"), base)
+
+    swap(links, "target_page", target_page)
+
+
+@mutant(
+    "gbrain-first-type-wins",
+    "GBRAIN-8",
+    "the first type of the table found anywhere in the window wins, whatever the distance",
+)
+def _gbrain_first_type() -> None:
+    links = _gbrain("links")
+    original = links.infer_type
+
+    def infer_type(before: Any, after: Any, table: Any) -> Any:
+        types = [t for t, _ in table.triggers]
+        found = {
+            original(before, after, replace(table, triggers=(entry,)))
+            for entry in table.triggers
+        }
+        hits = [t for t in types if t in found]
+        return hits[0] if hits else table.default_type
+
+    swap(links, "infer_type", infer_type)
+
+
+@mutant("gbrain-unicode-lowercase-words", "GBRAIN-8", "words are lowercased with full Unicode")
+def _gbrain_unicode_lower() -> None:
+    links = _gbrain("links")
+
+    def words(text: str) -> list[str]:
+        return re.findall(r"[a-z0-9]+", text.lower())
+
+    swap(links, "_words", words)
+
+
+@mutant("gbrain-typed-label-verbatim", "GBRAIN-7", "the typed label is only lowercased")
+def _gbrain_label() -> None:
+    links = _gbrain("links")
+
+    def typed_label(line: str, table: Any) -> Any:
+        m = table.typed.search(line)
+        return None if m is None else m.group(table.typed_group).lower()
+
+    swap(links, "typed_label", typed_label)
+
+
+@mutant("gbrain-dedup-by-target", "GBRAIN-9", "edges are unique by target, the first type kept")
+def _gbrain_dedup() -> None:
+    links = _gbrain("links")
+    original = links.extract_links
+
+    def extract_links(path: str, markdown: str) -> Any:
+        page, edges = original(path, markdown)
+        seen: set[str] = set()
+        kept = []
+        for edge in edges:
+            if edge.target not in seen:
+                seen.add(edge.target)
+                kept.append(edge)
+        return page, kept
+
+    swap(links, "extract_links", extract_links)
+
+
+@mutant(
+    "gbrain-links-copy-lacks-last-triggers",
+    "GBRAIN-1",
+    "a retyped links table whose trigger lists each lack their last entry (founding, backed...)",
+)
+def _gbrain_links_truncated() -> None:
+    table = _gbrain("table")
+    original = table.link_table
+
+    def link_table() -> Any:
+        loaded = original()
+        return replace(loaded, triggers=tuple((t, words[:-1]) for t, words in loaded.triggers))
+
+    swap(table, "link_table", link_table)
+
+
+@mutant(
+    "gbrain-link-types-sorted-by-name",
+    "GBRAIN-1",
+    "the types are read into a map and iterated by name, losing the file's precedence order",
+)
+def _gbrain_types_sorted() -> None:
+    table = _gbrain("table")
+    original = table.link_table
+
+    def link_table() -> Any:
+        loaded = original()
+        return replace(loaded, triggers=tuple(sorted(loaded.triggers)))
+
+    swap(table, "link_table", link_table)
+
+
+@mutant(
+    "gbrain-lone-cr-kept",
+    "GBRAIN-2",
+    "only CRLF is normalised: a lone CR stays inside the line instead of ending it",
+)
+def _gbrain_lone_cr() -> None:
+    links = _gbrain("links")
+    original = links.extract_links
+    # A character the reference treats exactly as it treats a CR inside a line (no pattern,
+    # word, sentence or fence rule names either), mapped back to CR in the edges.
+    stand_in = "\x00"
+
+    def extract_links(path: str, markdown: str) -> Any:
+        text = markdown.replace("\r\n", "\n").replace("\r", stand_in)
+        page, edges = original(path, text)
+        back = [
+            replace(e, target=e.target.replace(stand_in, "\r"), type=e.type.replace(stand_in, "\r"))
+            for e in edges
+        ]
+        return page, back
+
+    swap(links, "extract_links", extract_links)
+
+
+@mutant(
+    "gbrain-closing-fence-spaces-only",
+    "GBRAIN-3",
+    "a closing fence may be followed by spaces only, so a trailing tab leaves the fence open",
+)
+def _gbrain_fence_spaces_only() -> None:
+    links = _gbrain("links")
+    fence_run = links._fence_run
+
+    def code_lines(lines: list[str]) -> list[bool]:
+        out: list[bool] = []
+        fence: tuple[str, int] | None = None
+        for line in lines:
+            run = fence_run(line)
+            if fence is None:
+                opens = run is not None and run[1] >= 3
+                fence = (run[0], run[1]) if run is not None and opens else None
+                out.append(opens)
+                continue
+            out.append(True)
+            closes = run is not None and run[0] == fence[0] and run[1] >= fence[1]
+            if closes and run is not None and not run[2].strip(" "):
+                fence = None
+        return out
+
+    swap(links, "code_lines", code_lines)
+
+
+@mutant(
+    "gbrain-target-percent-decoded",
+    "GBRAIN-6",
+    "link targets are percent-decoded like URLs (my%20page becomes my page)",
+)
+def _gbrain_percent_decoded() -> None:
+    links = _gbrain("links")
+    original = links.target_page
+
+    def target_page(target: str, base: tuple[str, ...]) -> Any:
+        return original(unquote(target), base)
+
+    swap(links, "target_page", target_page)
