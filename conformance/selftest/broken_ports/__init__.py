@@ -26,6 +26,7 @@ from conformance.selftest.broken_ports import (  # noqa: F401  (registers)
     profile_engram,
     profile_gbrain,
     profile_scoped_fusion,
+    profile_scoped_fusion_dense,
     profile_temporal,
     query,
     rerank,
