@@ -30,6 +30,7 @@ from conformance.selftest.broken_ports import (  # noqa: F401  (registers)
     profile_gbrain_pipeline,
     profile_gbrain_routing,
     profile_scoped_fusion,
+    profile_scoped_fusion_dense,
     profile_temporal,
     query,
     rerank,

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from dataclasses import replace
 from types import ModuleType
 from typing import Any
@@ -49,88 +48,6 @@ def _scoped_empty_scopes_unrestricted() -> None:
         return replace(out, scopes=None) if out.scopes == frozenset() else out
 
     swap(o, "parse_options", parse_options)
-
-
-@mutant(
-    "scoped-dense-ties-ascending",
-    "SCOPE-15",
-    "equal dense scores are ordered by id ascending instead of the seed's descending",
-)
-def _scoped_dense_ties_ascending() -> None:
-    d = _mod("reference.profiles.scoped_fusion.dense_hits")
-
-    def dense_hits(nodes: Any, words: Any, limit: int) -> list[Any]:
-        hits = [
-            d.DenseHit(n.id, n.activation + d.overlap(n.label, words) * 0.5,
-                       d.overlap(n.label, words))
-            for n in d.preselect(nodes, limit)
-        ]
-        hits.sort(key=lambda h: h.id)
-        hits.sort(key=lambda h: h.score, reverse=True)
-        return hits[:limit]
-
-    swap(d, "dense_hits", dense_hits)
-
-
-@mutant(
-    "scoped-dense-preselect-ties-descending",
-    "SCOPE-13",
-    "the activation pre-selection breaks ties by id descending (SQL leaves them open)",
-)
-def _scoped_dense_preselect_desc() -> None:
-    d = _mod("reference.profiles.scoped_fusion.dense_hits")
-
-    def preselect(nodes: Sequence[Any], limit: int) -> list[Any]:
-        active = [n for n in nodes if n.activation > 0.0]
-        active.sort(key=lambda n: n.id, reverse=True)
-        active.sort(key=lambda n: n.activation, reverse=True)
-        return active[: 3 * limit]
-
-    swap(d, "preselect", preselect)
-
-
-@mutant(
-    "scoped-dense-no-preselection",
-    "SCOPE-13",
-    "every active node is scored, not only the 3 x limit most activated",
-)
-def _scoped_dense_no_preselection() -> None:
-    d = _mod("reference.profiles.scoped_fusion.dense_hits")
-
-    def preselect(nodes: Sequence[Any], limit: int) -> list[Any]:
-        return [n for n in nodes if n.activation > 0.0]
-
-    swap(d, "preselect", preselect)
-
-
-@mutant(
-    "scoped-dense-words-lowercased",
-    "SCOPE-14",
-    "query words are lowercased like the label before the substring test",
-)
-def _scoped_dense_words_lowercased() -> None:
-    d = _mod("reference.profiles.scoped_fusion.dense_hits")
-    original = d.overlap
-
-    def overlap(label: str, words: Sequence[str]) -> int:
-        return int(original(label, [w.lower() for w in words]))
-
-    swap(d, "overlap", overlap)
-
-
-@mutant(
-    "scoped-dense-distinct-words",
-    "SCOPE-14",
-    "a repeated query word counts once (overlap over the set of words)",
-)
-def _scoped_dense_distinct_words() -> None:
-    d = _mod("reference.profiles.scoped_fusion.dense_hits")
-    original = d.overlap
-
-    def overlap(label: str, words: Sequence[str]) -> int:
-        return int(original(label, list(dict.fromkeys(words))))
-
-    swap(d, "overlap", overlap)
 
 
 def _scoped_pipeline(**changes: Any) -> None:
@@ -266,3 +183,246 @@ def _scoped_zero_weight_votes() -> None:
         return original(bm25, replace(vleg, fused=True))
 
     swap(pipe, "unanimity_voters", unanimity_voters)
+
+
+# -- issue 25: one broken port per clause, each met by two cases ------------------------------
+
+
+@mutant(
+    "scoped-unknown-field-ignored",
+    "SCOPE-1",
+    "an unknown member field is ignored (a destructuring port), so sessionIds passes silently",
+)
+def _scoped_unknown_field_ignored() -> None:
+    o = _mod("reference.profiles.scoped_fusion.options")
+    original = o.parse_options
+
+    def parse_options(obj: Any, where: str = "request.profiles.scoped-fusion") -> Any:
+        if isinstance(obj, dict):
+            obj = {k: v for k, v in obj.items() if k in o._FIELDS}
+        return original(obj, where)
+
+    swap(o, "parse_options", parse_options)
+
+
+@mutant(
+    "scoped-null-field-not-default",
+    "SCOPE-1",
+    "a null member field is validated as given (obj.get(name, default)), not read as absent",
+)
+def _scoped_null_field_not_default() -> None:
+    o = _mod("reference.profiles.scoped_fusion.options")
+    set_attr(o, "optional", lambda obj, name, default: obj.get(name, default))
+
+
+@mutant(
+    "scoped-max-weight-any-positive",
+    "SCOPE-1",
+    "maxWeight is checked to be positive, not at least 1, so 0.5 is accepted",
+)
+def _scoped_max_weight_any_positive() -> None:
+    o = _mod("reference.profiles.scoped_fusion.options")
+    original = o.max_weight
+
+    def max_weight(value: object, where: str) -> float:
+        if isinstance(value, int | float) and not isinstance(value, bool) and 0 < value < 1:
+            return float(value)
+        out: float = original(value, where)
+        return out
+
+    set_attr(o, "max_weight", max_weight)
+
+
+@mutant(
+    "scoped-weight-bound-exclusive",
+    "SCOPE-2",
+    "a weight equal to maxWeight is rejected too (>= instead of >), so 5 itself fails",
+)
+def _scoped_weight_bound_exclusive() -> None:
+    f = _mod("reference.profiles.scoped_fusion.scope_filter")
+    types = _mod("reference.types")
+
+    def check_weights(weights: Any, options: Any) -> None:
+        for name in sorted(weights):
+            if weights[name] >= options.max_weight:
+                raise types.InvalidInput(f"request.weights.{name} is not below maxWeight")
+
+    swap(f, "check_weights", check_weights)
+
+
+@mutant(
+    "scoped-exclude-keyword-only",
+    "SCOPE-5",
+    "excludeIds filters only the keyword leg (the seed's FTS-path filter), not the semantic one",
+)
+def _scoped_exclude_keyword_only() -> None:
+    h = _mod("reference.profiles.scoped_fusion.hooks")
+    original = h._filter_leg
+
+    def filter_leg(call: Any, leg: str, hits: list[Any]) -> list[Any]:
+        if leg == "bm25":
+            return list(original(call, leg, hits))
+        saved = call.options
+        call.options = replace(saved, exclude_ids=frozenset())
+        try:
+            return list(original(call, leg, hits))
+        finally:
+            call.options = saved
+
+    _scoped_pipeline(filter_leg=filter_leg)
+
+
+def _scoped_enabled(request: Any) -> bool:
+    """Whether a search request enables scoped-fusion (a broken port's own test)."""
+    profiles = request.get("profiles") if isinstance(request, dict) else None
+    return isinstance(profiles, dict) and profiles.get("scoped-fusion") is not None
+
+
+@mutant(
+    "scoped-rrf-k-fixed",
+    "SCOPE-9",
+    "with the profile on, fusion uses the seed's fixed k = 60 instead of the request's rrfK",
+)
+def _scoped_rrf_k_fixed() -> None:
+    p = _mod("reference.pipeline")
+    original_search = p.search
+    original_merge = p.merge_variants
+    on = [False]
+
+    def search(request: Any, backends: Any) -> Any:
+        on[0] = _scoped_enabled(request)
+        return original_search(request, backends)
+
+    def merge_variants(runs: Any, k: int) -> Any:
+        return original_merge(runs, 60 if on[0] else k)
+
+    swap(p, "search", search)
+    swap(p, "merge_variants", merge_variants)
+
+
+@mutant(
+    "scoped-unanimity-unfiltered",
+    "SCOPE-9",
+    "the unanimity vote reads each leg's raw backend answer, not the filtered list it fused",
+)
+def _scoped_unanimity_unfiltered() -> None:
+    h = _mod("reference.profiles.scoped_fusion.hooks")
+    p = _mod("reference.pipeline")
+    original_filter = h._filter_leg
+    original_search = p.search
+    original_voters = p.unanimity_voters
+    raw: dict[str, list[str]] = {}
+
+    def filter_leg(call: Any, leg: str, hits: list[Any]) -> list[Any]:
+        raw[leg] = [c.id for c in hits]
+        return list(original_filter(call, leg, hits))
+
+    def search(request: Any, backends: Any) -> Any:
+        raw.clear()
+        return original_search(request, backends)
+
+    def unanimity_voters(bm25: Any, vleg: Any) -> Any:
+        voters = original_voters(bm25, vleg)
+        if voters is not None and "bm25" in raw and "vector" in raw:
+            return raw["bm25"], raw["vector"]
+        return voters
+
+    _scoped_pipeline(filter_leg=filter_leg)
+    swap(p, "search", search)
+    swap(p, "unanimity_voters", unanimity_voters)
+
+
+@mutant(
+    "scoped-fused-cut-to-candidatek",
+    "SCOPE-10",
+    "the fused list is also cut to candidateK (the seed's one semanticLimit), before topK",
+)
+def _scoped_fused_cut_to_candidatek() -> None:
+    h = _mod("reference.profiles.scoped_fusion.hooks")
+    original = h._after_fusion
+
+    def after_fusion(call: Any, query: str, items: list[Any]) -> list[Any]:
+        items = list(original(call, query, items))
+        sizes = [v for key, v in call.state.items() if key.endswith(":k")]
+        return items[: min(sizes)] if sizes else items
+
+    _scoped_pipeline(after_fusion=after_fusion)
+
+
+@mutant(
+    "scoped-trace-returned-kept",
+    "SCOPE-11",
+    "the trace's returned counts the hits the filter kept, not the hits the backend answered",
+)
+def _scoped_trace_returned_kept() -> None:
+    h = _mod("reference.profiles.scoped_fusion.hooks")
+    original = h._filter_leg
+
+    def filter_leg(call: Any, leg: str, hits: list[Any]) -> list[Any]:
+        kept = list(original(call, leg, hits))
+        call.trace["legs"][leg]["returned"] -= len(hits) - len(kept)
+        return kept
+
+    _scoped_pipeline(filter_leg=filter_leg)
+
+
+@mutant(
+    "scoped-trace-error-counted",
+    "SCOPE-11",
+    "searches counts every backend call when it is made, an erroring one included",
+)
+def _scoped_trace_error_counted() -> None:
+    h = _mod("reference.profiles.scoped_fusion.hooks")
+    original_limit = h._leg_limit
+    original_filter = h._filter_leg
+
+    def leg_limit(call: Any, leg: str, candidate_k: int) -> int:
+        limit: int = original_limit(call, leg, candidate_k)
+        call.trace["legs"][leg]["searches"] += 1
+        return limit
+
+    def filter_leg(call: Any, leg: str, hits: list[Any]) -> list[Any]:
+        kept = list(original_filter(call, leg, hits))
+        call.trace["legs"][leg]["searches"] -= 1
+        return kept
+
+    _scoped_pipeline(leg_limit=leg_limit, filter_leg=filter_leg)
+
+
+@mutant(
+    "scoped-trace-row-for-idle-leg",
+    "SCOPE-11",
+    "the trace has a zero row for both legs from the start, also a leg that never called",
+)
+def _scoped_trace_row_for_idle_leg() -> None:
+    h = _mod("reference.profiles.scoped_fusion.hooks")
+    original = h._adjust_weights
+
+    def adjust(call: Any, query: str, weights: dict[str, float]) -> dict[str, float]:
+        out: dict[str, float] = original(call, query, weights)
+        for leg in ("bm25", "vector"):
+            h._row(call, leg)
+        return out
+
+    _scoped_pipeline(adjust_weights=adjust)
+
+
+@mutant(
+    "scoped-filter-op-cut-before-filter",
+    "SCOPE-12",
+    "scoped-fusion.filter cuts the hits to limit first and filters what is left",
+)
+def _scoped_filter_op_cut_before_filter() -> None:
+    ops = _mod("reference.profiles.scoped_fusion.ops")
+    original = ops.filter_op
+
+    def filter_op(inp: dict[str, Any]) -> dict[str, Any]:
+        limit = inp.get("limit")
+        if isinstance(limit, int | float) and isinstance(inp.get("hits"), list):
+            inp = {**inp, "hits": inp["hits"][: int(limit)]}
+        out: dict[str, Any] = original(inp)
+        return out
+
+    swap(ops, "filter_op", filter_op)
+    # the profile's OPERATIONS dict holds the handler itself, not a module binding
+    _mod("reference.profiles.scoped_fusion").OPERATIONS["scoped-fusion.filter"] = filter_op
