@@ -317,3 +317,239 @@ def _engram_written_dates_only() -> None:
     dates = _mod("reference.profiles.engram.dates")
     fold = _mod("reference.text").fold
     swap(dates, "query_days", lambda query, now: dates.query_dates(fold(query)))
+
+
+# -- profile engram: one broken port per clause, the mistakes a careful porter makes (issue 25) ---
+
+
+def _engram_retyped_table(edit: Callable[[dict[str, Any]], None]) -> None:
+    """Replace the loaded table by a hand-retyped copy of the data file with one slip."""
+    table = _engram("table")
+    table.table.cache_clear()
+    data = _mod("reference.data").load_json(table.DATA_FILE)
+    copy = {"patterns": [dict(p) for p in data["patterns"]], "default": data["default"],
+            "weights": {k: dict(v) for k, v in data["weights"].items()}}
+    edit(copy)
+    patterns = tuple((p["name"], re.compile(p["source"], re.ASCII)) for p in copy["patterns"])
+    weights = {k: {c: float(x) for c, x in v.items()} for k, v in copy["weights"].items()}
+    real = table.table()
+    set_attr(table, "table", lambda: replace(real, patterns=patterns, weights=weights))
+
+
+@mutant("engram-retyped-patterns-last-word", "ENGRAM-1",
+        "patterns retyped by hand, each missing its last word (resulted in, history, wrote, fix)")
+def _engram_retyped_patterns() -> None:
+    def edit(copy: dict[str, Any]) -> None:
+        for p in copy["patterns"]:
+            p["source"] = re.sub(r"\|[^|()]*\)", ")", p["source"], count=1)
+
+    _engram_retyped_table(edit)
+
+
+@mutant("engram-retyped-weights-when-swapped", "ENGRAM-1",
+        "weight table retyped with the when row's dense and BM25 weights swapped (1.2, 0.8)")
+def _engram_retyped_weights() -> None:
+    def edit(copy: dict[str, Any]) -> None:
+        row = copy["weights"]["when"]
+        row["vector"], row["bm25"] = row["bm25"], row["vector"]
+
+    _engram_retyped_table(edit)
+
+
+@mutant("engram-matched-winner-only", "ENGRAM-4",
+        "matched lists only the winning pattern, not every pattern that matches")
+def _engram_matched_winner_only() -> None:
+    table = _engram("table")
+    original = table.classify
+
+    def classify(query: str) -> Any:
+        got = original(query)
+        return replace(got, matched=got.matched[:1])
+
+    swap(table, "classify", classify)
+
+
+@mutant("engram-matched-names-default", "ENGRAM-4",
+        "matched is [\"what\"] for the default class instead of []")
+def _engram_matched_default() -> None:
+    table = _engram("table")
+    original = table.classify
+
+    def classify(query: str) -> Any:
+        got = original(query)
+        return got if got.matched else replace(got, matched=(got.intent,))
+
+    swap(table, "classify", classify)
+
+
+@mutant("engram-age-reciprocal", "ENGRAM-7",
+        "ageDays as seconds x (1/86400), a product with the rounded reciprocal, not one division")
+def _engram_age_reciprocal() -> None:
+    d = _engram("dates")
+    inverse = 1.0 / d.SECONDS_PER_DAY
+    swap(d, "age_days", lambda now, then: max(0, now - then) * inverse)
+
+
+@mutant("engram-now-offset-accepted", "ENGRAM-7",
+        "now parsed as ISO 8601 with any zone offset (+05:30 read as UTC, the offset dropped)")
+def _engram_now_offset() -> None:
+    o = _engram("options")
+    original = o.parse
+    offset = re.compile(r"(T[0-9]{2}:[0-9]{2}:[0-9]{2})[+-][0-9]{2}:[0-9]{2}$")
+
+    def parse(obj: Any, where: str, allowed: Any) -> Any:
+        now = obj.get("now")
+        if isinstance(now, str):
+            obj = {**obj, "now": offset.sub(r"\1Z", now)}
+        return original(obj, where, allowed)
+
+    swap(o, "parse", parse)
+
+
+@mutant("engram-match-whole-timestamp", "ENGRAM-8",
+        "the whole engram.date is compared with the query's days, so a timestamp never matches")
+def _engram_match_whole_timestamp() -> None:
+    b = _engram("boost")
+    original = b.factors
+
+    def factors(metadata: Any, wanted: Any, now: int, half: float) -> Any:
+        f = original(metadata, wanted, now, half)
+        return replace(f, date_match=f.date_match and metadata.get(b.DATE_KEY) in wanted)
+
+    swap(b, "factors", factors)
+
+
+@mutant("engram-range-includes-anchor", "ENGRAM-8",
+        "a range (last week) taken as the seven days up to and including the anchor day")
+def _engram_range_includes_anchor() -> None:
+    d = _engram("dates")
+    original = d.query_days
+
+    def query_days(query: str, now: str) -> list[str]:
+        days: list[str] = list(original(query, now))
+        if "last week" in _mod("reference.text").fold(query):
+            days = [x for x in days if x != min(days)] + [now[:10]]
+        return days
+
+    swap(d, "query_days", query_days)
+
+
+@mutant("engram-decay-every-kind", "ENGRAM-9",
+        "recency decay applied to every dated memory, not only to kind episodic")
+def _engram_decay_every_kind() -> None:
+    b = _engram("boost")
+    original = b.factors
+
+    def factors(metadata: Any, wanted: Any, now: int, half: float) -> Any:
+        if metadata.get(b.DATE_KEY) is not None:
+            metadata = {**metadata, b.KIND_KEY: b.EPISODIC}
+        return original(metadata, wanted, now, half)
+
+    swap(b, "factors", factors)
+
+
+@mutant("engram-ties-reversed", "ENGRAM-11",
+        "sorted ascending then reversed, so equal boosted scores come out in reverse input order")
+def _engram_ties_reversed() -> None:
+    b = _engram("boost")
+    swap(b, "order", lambda scores: sorted(range(len(scores)), key=lambda i: scores[i])[::-1])
+
+
+@mutant("engram-single-precision-math", "ENGRAM-12",
+        "exp and log evaluated in single precision (expf/logf, float32), then widened")
+def _engram_single_precision() -> None:
+    import struct
+
+    def f32(x: float) -> float:
+        return float(struct.unpack("f", struct.pack("f", x))[0])
+
+    b = _engram("boost")
+    set_attr(b, "exp", lambda x: f32(math.exp(f32(x))))
+    set_attr(b, "log", lambda x: f32(math.log(f32(x))))
+
+
+@mutant("engram-exp-taylor-12-terms", "ENGRAM-12",
+        "exp hand-written as a Taylor series cut after 12 terms, without range reduction")
+def _engram_exp_taylor() -> None:
+    def exp(x: float) -> float:
+        total, term = 1.0, 1.0
+        for n in range(1, 12):
+            term = term * x / n
+            total += term
+        return total
+
+    set_attr(_engram("boost"), "exp", exp)
+
+
+@mutant("engram-half-life-null-rejected", "ENGRAM-13",
+        "halfLifeDays: null rejected as not a number instead of read as absent (default 30)")
+def _engram_half_life_null() -> None:
+    o = _engram("options")
+    original = o.parse
+
+    def parse(obj: Any, where: str, allowed: Any) -> Any:
+        if "halfLifeDays" in obj and obj["halfLifeDays"] is None:
+            raise _mod("reference.types").InvalidInput(f"{where}.halfLifeDays must be a number")
+        return original(obj, where, allowed)
+
+    swap(o, "parse", parse)
+
+
+@mutant("engram-age-zero-without-date", "ENGRAM-13",
+        "ageDays reported as 0 instead of null for a memory without a valid date")
+def _engram_age_zero() -> None:
+    ops = _engram("ops")
+    original = ops.boost_items
+
+    def boost_items(query: str, opts: Any, items: Any) -> Any:
+        wanted, records = original(query, opts, items)
+        return wanted, [{**r, "ageDays": 0.0 if r["ageDays"] is None else r["ageDays"]}
+                        for r in records]
+
+    swap(ops, "boost_items", boost_items)
+
+
+@mutant("engram-backends-null-rejected", "ENGRAM-15",
+        "backends.profiles.engram: null rejected (only an absent member accepted)")
+def _engram_backends_null() -> None:
+    # The pipeline hands the hook None for an absent and a null member alike: the slip is
+    # upstream, a port testing for the key instead of for a value.
+    pl = _mod("reference.pipeline")
+    original_init = pl._Profiles.__init__
+
+    def init(self: Any, req: Any, data: Any) -> None:
+        if "engram" in data and "engram" in req.profiles:
+            raise _mod("reference.types").InvalidInput(
+                "backends.profiles.engram: the engram profile takes no backend data")
+        original_init(self, req, data)
+
+    set_attr(pl._Profiles, "__init__", init)
+
+
+@mutant("engram-threshold-trace-always", "ENGRAM-15",
+        "the trace's threshold member written even when the request sets no minScore")
+def _engram_threshold_trace_always() -> None:
+    pipe = _engram("pipeline")
+    original = pipe.PIPELINE.after_rerank
+
+    def after_rerank(call: Any, query: str, entries: Any, outcome: str) -> list[str]:
+        if call.options.min_score is None:
+            call.trace["threshold"] = {"minScore": None, "applied": False, "removed": []}
+        return list(original(call, query, entries, outcome))
+
+    object.__setattr__(pipe.PIPELINE, "after_rerank", after_rerank)
+
+
+@mutant("engram-graph-weight-ignored", "ENGRAM-5",
+        "the class's graph weight not applied: the graph list is fused with the request's weight")
+def _engram_graph_weight_ignored() -> None:
+    pipe = _engram("pipeline")
+    original = pipe.PIPELINE.adjust_weights
+    assert original is not None
+
+    def adjust(call: Any, query: str, weights: dict[str, float]) -> dict[str, float]:
+        out = dict(original(call, query, dict(weights)))
+        out["graph"] = weights["graph"]
+        return out
+
+    object.__setattr__(pipe.PIPELINE, "adjust_weights", adjust)
