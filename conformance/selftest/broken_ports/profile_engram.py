@@ -484,15 +484,26 @@ def _engram_exp_taylor() -> None:
 @mutant("engram-half-life-null-rejected", "ENGRAM-13",
         "halfLifeDays: null rejected as not a number instead of read as absent (default 30)")
 def _engram_half_life_null() -> None:
-    o = _engram("options")
-    original = o.parse
-
-    def parse(obj: Any, where: str, allowed: Any) -> Any:
+    def reject_null(obj: Any, where: str) -> None:
         if "halfLifeDays" in obj and obj["halfLifeDays"] is None:
             raise _mod("reference.types").InvalidInput(f"{where}.halfLifeDays must be a number")
-        return original(obj, where, allowed)
 
-    swap(o, "parse", parse)
+    operations = _mod("reference.profiles").discover()["engram"].operations
+    op_boost = operations["engram.boost"]
+
+    def boost(inp: Any) -> Any:
+        reject_null(inp, "input")
+        return op_boost(inp)
+
+    operations["engram.boost"] = boost
+    pipe = _engram("pipeline")
+    parse_request = pipe.PIPELINE.parse_request
+
+    def parse(obj: Any) -> Any:
+        reject_null(obj, "request.profiles.engram")
+        return parse_request(obj)
+
+    object.__setattr__(pipe.PIPELINE, "parse_request", parse)
 
 
 @mutant("engram-age-zero-without-date", "ENGRAM-13",
@@ -553,3 +564,17 @@ def _engram_graph_weight_ignored() -> None:
         return out
 
     object.__setattr__(pipe.PIPELINE, "adjust_weights", adjust)
+
+
+@mutant("engram-min-score-null-is-zero", "ENGRAM-14",
+        "minScore: null read as 0 (JavaScript's Number(null)), so a threshold runs at 0")
+def _engram_min_score_null() -> None:
+    o = _engram("options")
+    original = o.parse
+
+    def parse(obj: Any, where: str, allowed: Any) -> Any:
+        if "minScore" in obj and obj["minScore"] is None:
+            obj = {**obj, "minScore": 0}
+        return original(obj, where, allowed)
+
+    swap(o, "parse", parse)
