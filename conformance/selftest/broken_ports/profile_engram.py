@@ -488,7 +488,8 @@ def _engram_half_life_null() -> None:
         if "halfLifeDays" in obj and obj["halfLifeDays"] is None:
             raise _mod("reference.types").InvalidInput(f"{where}.halfLifeDays must be a number")
 
-    operations = _mod("reference.profiles").discover()["engram"].operations
+    # The profile's own table: the discovered profiles are rebuilt from it after the patch.
+    operations = _mod("reference.profiles.engram").OPERATIONS
     op_boost = operations["engram.boost"]
 
     def boost(inp: Any) -> Any:
