@@ -579,3 +579,19 @@ def _engram_min_score_null() -> None:
         return original(obj, where, allowed)
 
     swap(o, "parse", parse)
+
+
+@mutant("engram-date-iso-lenient", "ENGRAM-6",
+        "dates read by a lenient ISO parser: fractional seconds (toISOString) and HH:MMZ accepted")
+def _engram_date_iso_lenient() -> None:
+    d = _engram("dates")
+    original = d.parse
+    lenient = re.compile(r"(.{10}T[0-9]{2}:[0-9]{2})(:[0-9]{2})?(\.[0-9]+)?Z", re.ASCII)
+
+    def parse(text: str) -> Any:
+        m = lenient.fullmatch(text)
+        if m is not None:
+            text = m.group(1) + (m.group(2) or ":00") + "Z"
+        return original(text)
+
+    swap(d, "parse", parse)
