@@ -24,6 +24,7 @@ from conformance.selftest.broken_ports import (  # noqa: F401  (registers)
     pipeline,
     profile_bm25_okapi,
     profile_engram,
+    profile_engram_dates,
     profile_gbrain,
     profile_scoped_fusion,
     profile_temporal,

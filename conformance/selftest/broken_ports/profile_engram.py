@@ -382,58 +382,6 @@ def _engram_matched_default() -> None:
     swap(table, "classify", classify)
 
 
-@mutant("engram-age-reciprocal", "ENGRAM-7",
-        "ageDays as seconds x (1/86400), a product with the rounded reciprocal, not one division")
-def _engram_age_reciprocal() -> None:
-    d = _engram("dates")
-    inverse = 1.0 / d.SECONDS_PER_DAY
-    swap(d, "age_days", lambda now, then: max(0, now - then) * inverse)
-
-
-@mutant("engram-now-offset-accepted", "ENGRAM-7",
-        "now parsed as ISO 8601 with any zone offset (+05:30 read as UTC, the offset dropped)")
-def _engram_now_offset() -> None:
-    o = _engram("options")
-    original = o.parse
-    offset = re.compile(r"(T[0-9]{2}:[0-9]{2}:[0-9]{2})[+-][0-9]{2}:[0-9]{2}$")
-
-    def parse(obj: Any, where: str, allowed: Any) -> Any:
-        now = obj.get("now")
-        if isinstance(now, str):
-            obj = {**obj, "now": offset.sub(r"\1Z", now)}
-        return original(obj, where, allowed)
-
-    swap(o, "parse", parse)
-
-
-@mutant("engram-match-whole-timestamp", "ENGRAM-8",
-        "the whole engram.date is compared with the query's days, so a timestamp never matches")
-def _engram_match_whole_timestamp() -> None:
-    b = _engram("boost")
-    original = b.factors
-
-    def factors(metadata: Any, wanted: Any, now: int, half: float) -> Any:
-        f = original(metadata, wanted, now, half)
-        return replace(f, date_match=f.date_match and metadata.get(b.DATE_KEY) in wanted)
-
-    swap(b, "factors", factors)
-
-
-@mutant("engram-range-includes-anchor", "ENGRAM-8",
-        "a range (last week) taken as the seven days up to and including the anchor day")
-def _engram_range_includes_anchor() -> None:
-    d = _engram("dates")
-    original = d.query_days
-
-    def query_days(query: str, now: str) -> list[str]:
-        days: list[str] = list(original(query, now))
-        if "last week" in _mod("reference.text").fold(query):
-            days = [x for x in days if x != min(days)] + [now[:10]]
-        return days
-
-    swap(d, "query_days", query_days)
-
-
 @mutant("engram-decay-every-kind", "ENGRAM-9",
         "recency decay applied to every dated memory, not only to kind episodic")
 def _engram_decay_every_kind() -> None:
@@ -581,17 +529,13 @@ def _engram_min_score_null() -> None:
     swap(o, "parse", parse)
 
 
-@mutant("engram-date-iso-lenient", "ENGRAM-6",
-        "dates read by a lenient ISO parser: fractional seconds (toISOString) and HH:MMZ accepted")
-def _engram_date_iso_lenient() -> None:
-    d = _engram("dates")
-    original = d.parse
-    lenient = re.compile(r"(.{10}T[0-9]{2}:[0-9]{2})(:[0-9]{2})?(\.[0-9]+)?Z", re.ASCII)
+@mutant("engram-bool-is-number", "ENGRAM-13",
+        "true accepted as the number 1 (Python's bool is an int) for halfLifeDays, score, minScore")
+def _engram_bool_is_number() -> None:
+    o = _engram("options")
+    original = o.number
 
-    def parse(text: str) -> Any:
-        m = lenient.fullmatch(text)
-        if m is not None:
-            text = m.group(1) + (m.group(2) or ":00") + "Z"
-        return original(text)
+    def number(value: Any, what: str) -> float:
+        return float(value) if isinstance(value, bool) else float(original(value, what))
 
-    swap(d, "parse", parse)
+    swap(o, "number", number)
