@@ -539,3 +539,20 @@ def _engram_bool_is_number() -> None:
         return float(value) if isinstance(value, bool) else float(original(value, what))
 
     swap(o, "number", number)
+
+
+@mutant("engram-classify-unfolded", "ENGRAM-2",
+        "patterns searched in query.lower(), not fold(query): no whitespace or zero-width folding")
+def _engram_classify_unfolded() -> None:
+    table = _engram("table")
+    original = table.classify
+
+    def classify(query: str) -> Any:
+        t = table.table()
+        text = query.lower()
+        matched = tuple(name for name, rx in t.patterns if rx.search(text))
+        got = original(query)
+        intent = matched[0] if matched else t.default
+        return replace(got, intent=intent, matched=matched, weights=dict(t.weights[intent]))
+
+    swap(table, "classify", classify)
