@@ -24,6 +24,7 @@ from conformance.selftest.broken_ports import (  # noqa: F401  (registers)
     pipeline,
     profile_bm25_okapi,
     profile_engram,
+    profile_engram_dates,
     profile_gbrain_bundles,
     profile_gbrain_graph,
     profile_gbrain_links,
