@@ -27,6 +27,8 @@ from conformance.selftest.broken_ports import (  # noqa: F401  (registers)
     profile_gbrain,
     profile_scoped_fusion,
     profile_temporal,
+    profile_temporal_dates,
+    profile_temporal_words,
     query,
     rerank,
     text,
