@@ -78,6 +78,35 @@ def _temporal_only_trimmed() -> None:
     _wrap_parse(parse)
 
 
+def _cut_with(split: Any) -> None:
+    """questionDate cut into pieces by `split` (a port's own whitespace set), then parsed."""
+    _wrap_parse(lambda original, value: original(" ".join(split(value))))
+
+
+#: JavaScript's \s (and String.prototype.trim): U+FEFF in, U+0085 out.
+_JS_SPACE = re.compile(
+    "[\t\n\v\f\r \u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000\ufeff]+"
+)
+
+
+@mutant(
+    "temporal-question-date-python-split",
+    "TEMPORAL-6",
+    "questionDate cut with Python's str.split(), which also splits at U+001C..U+001F",
+)
+def _temporal_python_split() -> None:
+    _cut_with(str.split)
+
+
+@mutant(
+    "temporal-question-date-js-whitespace",
+    "TEMPORAL-6",
+    "questionDate cut at JavaScript's \\s (trim()): U+FEFF is whitespace, U+0085 is not",
+)
+def _temporal_js_whitespace() -> None:
+    _cut_with(lambda value: [p for p in _JS_SPACE.split(value) if p])
+
+
 _OFFSET = re.compile(r"(T[0-9:.]+)([-+][0-9]{2}):([0-9]{2})$")
 
 

@@ -127,6 +127,20 @@ def _temporal_weekday_bounded() -> None:
 
 
 @mutant(
+    "temporal-nfkc",
+    "TEMPORAL-14",
+    "the query is normalised with NFKC, not NFC: ３ is 3, ﬁ is fi, full-width letters are ASCII",
+)
+def _temporal_nfkc() -> None:
+    import unicodedata
+
+    text = _mod("reference.text")
+    set_attr(
+        _mod(_EXP), "_normalise", lambda s: text.normalise(unicodedata.normalize("NFKC", s))
+    )
+
+
+@mutant(
     "temporal-count-base-prefix",
     "TEMPORAL-16",
     "the count is parsed with base prefixes (Go strconv.ParseInt(s, 0, 64)): 010 is octal 8, "
