@@ -5,6 +5,7 @@ import."""
 from __future__ import annotations
 
 import re
+from types import SimpleNamespace
 from typing import Any
 
 from conformance.selftest.broken_ports.patching import _mod, mutant, set_attr, swap
@@ -79,8 +80,12 @@ def _temporal_only_trimmed() -> None:
 
 
 def _cut_with(split: Any) -> None:
-    """questionDate cut into pieces by `split` (a port's own whitespace set), then parsed."""
-    _wrap_parse(lambda original, value: original(" ".join(split(value))))
+    """questionDate cut into pieces by `split` (a port's own whitespace set), not TEXT-4's."""
+    set_attr(
+        _mod("reference.profiles.temporal.anchor_date"),
+        "text",
+        SimpleNamespace(split_whitespace=split),
+    )
 
 
 #: JavaScript's \s (and String.prototype.trim): U+FEFF in, U+0085 out.
@@ -167,6 +172,22 @@ def _temporal_offset_truncating() -> None:
         return int(day) if civil.in_range(day) else None
 
     swap(ad, "parse_question_date", parse)
+
+
+@mutant(
+    "temporal-form-a-time-unchecked",
+    "TEMPORAL-8",
+    "form A's time of day is ignored without being checked, so 24:00 and 10:00:60 are accepted",
+)
+def _temporal_form_a_time_unchecked() -> None:
+    ad = _mod("reference.profiles.temporal.anchor_date")
+    text = _mod("reference.text")
+
+    def parse(original: Any, value: str) -> int | None:
+        a = ad._FORM_A.fullmatch(" ".join(text.split_whitespace(value)))
+        return ad._date(a[1], a[2], a[3]) if a else original(value)  # type: ignore[no-any-return]
+
+    _wrap_parse(parse)
 
 
 @mutant(

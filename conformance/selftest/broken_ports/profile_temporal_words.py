@@ -141,6 +141,51 @@ def _temporal_nfkc() -> None:
 
 
 @mutant(
+    "temporal-unresolved-normalised",
+    "TEMPORAL-5",
+    "the query is normalised before the anchor is read, so an unresolved output returns the "
+    "normalised query",
+)
+def _temporal_unresolved_normalised() -> None:
+    exp = _mod(_EXP)
+    original = exp.expand
+
+    def expand(query: str, question_date: str | None) -> Any:
+        return original(exp._normalise(query), question_date)
+
+    swap(exp, "expand", expand)
+
+
+@mutant(
+    "temporal-augmented-from-raw-query",
+    "TEMPORAL-20",
+    "augmentedQuery appends the date tokens to the raw query, not the normalised one",
+)
+def _temporal_augmented_raw() -> None:
+    exp = _mod(_EXP)
+    original = exp.expand
+
+    def expand(query: str, question_date: str | None) -> Any:
+        e = original(query, question_date)
+        if not e.resolved:
+            return e
+        tokens = e.augmented_query[len(exp._normalise(query)) :]
+        return replace(e, augmented_query=query + tokens)
+
+    swap(exp, "expand", expand)
+
+
+@mutant(
+    "temporal-recognisers-by-name",
+    "TEMPORAL-17",
+    "the recognisers run in name order (kept in a map, then sorted), not the data file's "
+    "order, so the hints come out in another order",
+)
+def _temporal_recognisers_by_name() -> None:
+    _patch_recognisers(lambda r: replace(r, patterns=tuple(sorted(r.patterns))))
+
+
+@mutant(
     "temporal-count-base-prefix",
     "TEMPORAL-16",
     "the count is parsed with base prefixes (Go strconv.ParseInt(s, 0, 64)): 010 is octal 8, "
