@@ -279,3 +279,25 @@ def _temporal_request_null() -> None:
         return original(obj)
 
     object.__setattr__(pipe.PIPELINE, "parse_request", parse_request)
+
+
+@mutant(
+    "temporal-vector-leg-unrewritten",
+    "TEMPORAL-21",
+    "only the BM25 leg searches the augmented query; the vector leg embeds the query as typed",
+)
+def _temporal_vector_unrewritten() -> None:
+    pipe = _mod("reference.profiles.temporal.pipeline")
+    text = _mod("reference.text")
+    original = pipe.PIPELINE.rewrite_query
+    typed: dict[int, str] = {}
+
+    def rewrite(call: Any, query: str) -> str:
+        typed[id(call)] = query
+        return str(original(call, query))
+
+    def vector_query(call: Any, query: str) -> str:
+        return str(text.normalise(typed.get(id(call), query)))
+
+    object.__setattr__(pipe.PIPELINE, "rewrite_query", rewrite)
+    object.__setattr__(pipe.PIPELINE, "vector_query", vector_query)
