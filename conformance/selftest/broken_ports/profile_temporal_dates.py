@@ -246,6 +246,47 @@ def _temporal_month_30() -> None:
 
 
 @mutant(
+    "temporal-months-date-utc",
+    "TEMPORAL-12",
+    "N months ago built with JavaScript Date.UTC(y, m - 1 - N, d), which reads a target year "
+    "0..99 as 1900..1999",
+)
+def _temporal_months_date_utc() -> None:
+    civil = _mod("reference.profiles.temporal.civil")
+    original = civil.months_back
+
+    def months_back(anchor: int, count: int) -> int | None:
+        day = original(anchor, count)
+        if day is None:
+            return None
+        y = civil.civil_from_days(day)[0]
+        if y >= 100:
+            return day  # type: ignore[no-any-return]
+        y0, m0, d0 = civil.civil_from_days(anchor)
+        index = y0 * 12 + (m0 - 1) - count
+        ty, tm = index // 12, index % 12 + 1
+        out = civil.days_from_civil(ty + 1900, tm, 1) + d0 - 1
+        return out if civil.in_range(out) else None
+
+    set_attr(civil, "months_back", months_back)
+
+
+@mutant(
+    "temporal-year-space-padded",
+    "TEMPORAL-13",
+    "the year formatted with a width but no zero (Go %4d, printf): year 50 is written '  50'",
+)
+def _temporal_year_space_padded() -> None:
+    civil = _mod("reference.profiles.temporal.civil")
+
+    def slash(days: int) -> str:
+        y, m, d = civil.civil_from_days(days)
+        return f"{y:4d}/{m:02d}/{d:02d}"
+
+    set_attr(civil, "slash", slash)
+
+
+@mutant(
     "temporal-last-week-includes-anchor",
     "TEMPORAL-18",
     "last week is the seven days ending on the anchor day (anchor − 6 .. anchor)",
