@@ -290,14 +290,15 @@ def _temporal_vector_unrewritten() -> None:
     pipe = _mod("reference.profiles.temporal.pipeline")
     text = _mod("reference.text")
     original = pipe.PIPELINE.rewrite_query
-    typed: dict[int, str] = {}
+    typed: list[tuple[Any, str]] = []  # (call, query), the call held: compared by identity
 
     def rewrite(call: Any, query: str) -> str:
-        typed[id(call)] = query
+        typed[:] = [(call, query)]
         return str(original(call, query))
 
     def vector_query(call: Any, query: str) -> str:
-        return str(text.normalise(typed.get(id(call), query)))
+        held = [q for c, q in typed if c is call]
+        return str(text.normalise(held[0] if held else query))
 
     object.__setattr__(pipe.PIPELINE, "rewrite_query", rewrite)
     object.__setattr__(pipe.PIPELINE, "vector_query", vector_query)
