@@ -231,6 +231,26 @@ def _temporal_count_digits() -> None:
 
 
 @mutant(
+    "temporal-last-week-window-clipped",
+    "TEMPORAL-11",
+    "last week's window is clipped to the calendar: its in-range days are hinted instead of "
+    "the phrase staying",
+)
+def _temporal_last_week_clipped() -> None:
+    exp = _mod("reference.profiles.temporal.expand")
+    civil = _mod("reference.profiles.temporal.civil")
+
+    def last_week(match: str, anchor: int) -> Any:
+        days = [anchor - k for k in range(7, 0, -1) if civil.in_range(anchor - k)]
+        if not days:
+            return None
+        hints = [civil.slash(d) for d in days]
+        return f"({hints[0]} to {hints[-1]})", hints
+
+    exp._RESOLVERS["last_week"] = last_week
+
+
+@mutant(
     "temporal-month-as-30-days",
     "TEMPORAL-16",
     "N months ago is 30·N days back, not N calendar months",
