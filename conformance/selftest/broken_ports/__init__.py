@@ -33,6 +33,8 @@ from conformance.selftest.broken_ports import (  # noqa: F401  (registers)
     profile_scoped_fusion,
     profile_scoped_fusion_dense,
     profile_temporal,
+    profile_temporal_dates,
+    profile_temporal_words,
     query,
     rerank,
     text,
