@@ -57,10 +57,28 @@ def gate_result() -> gate.GateResult:
     return gate.run_gate(load_all(), workers=3)
 
 
+THREE_KILLERS = TWO_KILLERS + """\
+  - id: tiny/rrf/third-item
+    description: The third item of one list scores 1/63 (0-based rank, k = 60).
+    clauses: [RRF-2]
+    input: {lists: [{items: [{id: a, path: a.md}, {id: b, path: b.md}, {id: c, path: c.md}]}]}
+    expect:
+      output:
+        results:
+          - {id: a, path: a.md, title: "", summary: "", content: "", metadata: {},
+             score: 0.01639344262295082}
+          - {id: b, path: b.md, title: "", summary: "", content: "", metadata: {},
+             score: 0.016129032258064516}
+          - {id: c, path: c.md, title: "", summary: "", content: "", metadata: {},
+             score: 0.015873015873015872}
+"""
+
+
 @pytest.fixture
 def tiny_golden(tmp_path: Path) -> Path:
+    """Two RRF cases: enough to kill a 1-based rank twice (the gate's two distinct killers)."""
     (tmp_path / "rrf").mkdir()
-    (tmp_path / "rrf" / "tiny.yaml").write_text(TINY_RRF, encoding="utf-8")
+    (tmp_path / "rrf" / "tiny.yaml").write_text(TWO_KILLERS, encoding="utf-8")
     return tmp_path
 
 
@@ -87,8 +105,10 @@ def test_every_broken_port_fails_at_least_one_golden_case(gate_result: gate.Gate
     )
 
 
-def test_a_profile_clause_needs_two_killers_and_a_core_clause_one() -> None:
-    assert (gate.killers_needed("SCOPE-3"), gate.killers_needed("RRF-2")) == (2, 1)
+def test_a_broken_port_needs_two_distinct_killers_the_control_none() -> None:
+    assert gate.KILLERS_NEEDED == 2
+    control = gate.Outcome(gate.CONTROL, "", "", {"passed": 3})
+    assert control.needed == 1 and control.verdict == "clean"
 
 
 def test_a_case_and_its_canonical_twin_count_as_one_killer() -> None:
@@ -115,7 +135,7 @@ def test_unguarded_clauses_are_the_profile_clauses_no_port_cites() -> None:
     assert gate.unguarded_clauses(frozenset({"SCOPE-3", "NOPE-1"})) == ("NOPE-1",)
 
 
-def test_a_profile_broken_port_killed_by_one_case_is_weak() -> None:
+def test_a_broken_port_killed_by_one_case_is_weak() -> None:
     """A real run over one of the port's killers alone."""
     kept = "profiles/scoped-fusion/filter/no-scope-metadata-is-out-of-scope"
     one = [c for c in load_all() if c.id == kept]
@@ -153,8 +173,16 @@ def test_selftest_exits_1_when_a_broken_port_survives(tiny_golden: Path) -> None
     assert cli.main(argv) == 1
 
 
+def test_selftest_exits_1_when_a_broken_port_dies_on_one_case_only(tmp_path: Path) -> None:
+    """One RRF case kills a 1-based rank, but one case is not enough: the port is weak."""
+    (tmp_path / "rrf").mkdir()
+    (tmp_path / "rrf" / "one.yaml").write_text(TINY_RRF, encoding="utf-8")
+    argv = ["selftest", "mutants", "--golden", str(tmp_path), "--select", "rrf-rank-one-based"]
+    assert cli.main(argv) == 1
+
+
 def test_selftest_exits_0_when_every_selected_port_is_killed(tiny_golden: Path) -> None:
-    """The same one-case suite does kill a 1-based rank (RRF-2)."""
+    """The same two-case suite kills a 1-based rank (RRF-2) twice."""
     argv = ["selftest", "mutants", "--golden", str(tiny_golden), "--select", "rrf-rank-one-based"]
     assert cli.main(argv) == 0
 
@@ -180,11 +208,14 @@ def _two_killer_cases(tmp_path: Path) -> list[Case]:
     return load_all(case_files(tmp_path), root=tmp_path)
 
 
-def test_a_broken_port_stops_at_its_first_killing_case(tmp_path: Path) -> None:
-    cases = _two_killer_cases(tmp_path)
+def test_a_broken_port_stops_at_its_second_killing_case(tmp_path: Path) -> None:
+    (tmp_path / "rrf").mkdir()
+    (tmp_path / "rrf" / "three.yaml").write_text(THREE_KILLERS, encoding="utf-8")
+    cases = load_all(case_files(tmp_path), root=tmp_path)
     name = "rrf-rank-one-based"
     outcome = gate.run_one(name, gate.mutant_argv(name), cases, first_kill=True)
-    assert (outcome.killers, outcome.complete) == (("tiny/rrf/top-item",), False)
+    assert (outcome.killers, outcome.complete, outcome.verdict) == (
+        ("tiny/rrf/top-item", "tiny/rrf/second-item"), False, "killed")
     assert outcome.counts.get("not_run") == 1
 
 
@@ -208,13 +239,6 @@ def test_canonical_twins_run_after_the_yaml_cases_of_their_group(tmp_path: Path)
     twin = replace(cases[0], id=cases[0].id + "#canonical")
     ordered = gate.clause_first([cases[0], twin, cases[1]], "RRF-2")
     assert [c.id for c in ordered] == [cases[0].id, cases[1].id, twin.id]
-
-
-def test_a_profile_port_stops_at_its_second_killing_case(tmp_path: Path) -> None:
-    cases = _two_killer_cases(tmp_path)
-    name = "rrf-rank-one-based"
-    outcome = gate.run_one(name, gate.mutant_argv(name), cases, first_kill=True, needed=2)
-    assert (len(outcome.killers), outcome.verdict) == (2, "killed")
 
 
 def test_a_broken_port_that_only_crashes_is_stillborn_even_when_stopping_at_first_kill(

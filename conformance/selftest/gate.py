@@ -7,15 +7,15 @@ A mutant that passes no case and gives no plain wrong answer either (only crashe
 timeouts) is *stillborn*: its patch broke the adapter, not the behaviour it meant to break, and it
 fails the gate like a survivor.
 
-A broken port of a profile clause (spec/profiles/) must be killed by at least two distinct cases
-(a case and its derived `#canonical` twin count as one), and every profile clause must have a
-broken port: otherwise the port is *weak*, or the clause *unguarded*, and the gate fails
-(issue 25; benchmarks/mutation/README.md).
+Every broken port must be killed by at least two distinct cases (a case and its derived
+`#canonical` twin count as one), and every profile clause (spec/profiles/) must have a broken
+port: otherwise the port is *weak*, or the clause *unguarded*, and the gate fails (issue 25;
+benchmarks/mutation/README.md).
 
-By default a mutant's run stops once it has the killers it needs (one, or two for a profile
-clause), with the cases that cite the mutant's clause run first: the verdict is the same as a
-whole run's (a run is only continued when its killers leave the stillborn or the weak question
-open), at a fraction of the time. `first_kill=False` runs every case and counts every killer.
+By default a mutant's run stops once it has the two killers it needs, with the cases that
+cite the mutant's clause run first: the verdict is the same as a whole run's (a run is only
+continued when its killers leave the stillborn or the weak question open), at a fraction of the
+time. `first_kill=False` runs every case and counts every killer.
 """
 
 from __future__ import annotations
@@ -37,8 +37,9 @@ from conformance.selftest.mutant_adapter import MODULE as MUTANT_MODULE
 
 CONTROL = "(reference)"
 SHOWN_KILLERS = 3
-#: distinct killing cases a broken port of a profile clause needs (issue 25).
-PROFILE_KILLERS = 2
+#: distinct killing cases every broken port needs (issue 25): one case is one input away from a
+#: port that passes.
+KILLERS_NEEDED = 2
 
 
 def base_id(case_id: str) -> str:
@@ -51,10 +52,6 @@ def profile_clauses() -> frozenset[str]:
     return frozenset(c.id for c in defined_clauses().values() if c.file.startswith("profiles/"))
 
 
-def killers_needed(clause: str, profiles: frozenset[str] | None = None) -> int:
-    """How many distinct killing cases a broken port of `clause` needs: two for a profile clause."""
-    return PROFILE_KILLERS if clause in (profiles if profiles is not None
-                                         else profile_clauses()) else 1
 
 
 @dataclass(frozen=True)
@@ -71,7 +68,7 @@ class Outcome:
     messages: dict[str, str] = field(default_factory=dict)
     #: False when the run stopped once it had its killers (`killers` is then a prefix).
     complete: bool = True
-    #: distinct killing cases the port needs (`killers_needed`); 1 for the control.
+    #: distinct killing cases the port needs (`KILLERS_NEEDED`); 1 for the control.
     needed: int = 1
 
     @property
@@ -192,13 +189,13 @@ def run_one(
     """Run the cases against one adapter and summarise the result.
 
     With `first_kill`, a mutant's cases run clause-first and stop once `needed` cases failed
-    (default: `killers_needed` of its clause), unless nothing has passed or plainly failed by
+    (default `KILLERS_NEEDED`), unless nothing has passed or plainly failed by
     then, or the failures are fewer distinct cases than needed: only the whole run can tell a
     stillborn mutant (nothing but crashes) from a killed one, or a weak one from a killed one,
     so that run goes on to the end.
     """
     known = MUTANTS.get(name)
-    need = needed if needed is not None else (killers_needed(known.clause) if known else 1)
+    need = needed if needed is not None else (KILLERS_NEEDED if known else 1)
     run = None
     if first_kill and known is not None:
         run = run_suite(clause_first(cases, known.clause), argv, options, maxfail=need)
@@ -271,7 +268,7 @@ def unguarded_clauses(profiles: frozenset[str] | None = None) -> tuple[str, ...]
 
 
 def _failing_text(outcome: Outcome) -> str:
-    """How many cases failed; `1+` (or `2+`) when the run stopped once it had its killers."""
+    """How many cases failed; `2+` when the run stopped once it had its killers."""
     return f"{len(outcome.killers)}" + ("" if outcome.complete else "+")
 
 
@@ -282,7 +279,7 @@ def _verdict_lines(summary: dict[str, Any]) -> list[str]:
         lines.append(
             "profile clauses without a broken port: " + ", ".join(summary["unguardedClauses"])
         )
-    weak = f", {summary['weak']} weak (a profile clause's port killed by one case)"
+    weak = f", {summary['weak']} weak (killed by one case only)"
     lines.append(
         f"{summary['killed']} killed, {summary['survived']} survived, "
         f"{summary['stillborn']} stillborn" + (weak if summary["weak"] else "")
