@@ -362,3 +362,43 @@ def _okapi_duplicates() -> None:
     set_attr(op, "documents_from_json", documents_from_json)
     pipeline = _mod("reference.profiles.bm25_okapi.pipeline")
     set_attr(pipeline, "documents_from_json", documents_from_json)
+
+
+def _lenient_documents(*, empty_id: bool = False, extra_fields: bool = True) -> None:
+    """The operation's and the scripted collection's document parser with one slip."""
+    op = _mod("reference.profiles.bm25_okapi.operation")
+    s = _scoring()
+    types = _mod("reference.types")
+    original = op.documents_from_json
+
+    def documents_from_json(value: object, where: str) -> list[Any]:
+        if not isinstance(value, list):
+            return list(original(value, where))
+        for item in value:
+            if isinstance(item, dict) and not extra_fields:
+                extra = sorted(set(item) - {"id", "path", "content"})
+                if extra:
+                    raise types.InvalidInput(f"{where}: unknown member(s) {extra}")
+            if empty_id and isinstance(item, dict) and item.get("id") == "":
+                rest = [d for d in value if d is not item]
+                blank = s.Document("", str(item.get("path")), str(item.get("content")))
+                return [blank, *original(rest, where)]
+        return list(original(value, where))
+
+    set_attr(op, "documents_from_json", documents_from_json)
+    pipeline = _mod("reference.profiles.bm25_okapi.pipeline")
+    set_attr(pipeline, "documents_from_json", documents_from_json)
+
+
+@mutant("okapi-empty-id-accepted", "OKAPI-12", "a document with the empty string as id is accepted")
+def _okapi_empty_id() -> None:
+    _lenient_documents(empty_id=True)
+
+
+@mutant(
+    "okapi-extra-fields-rejected",
+    "OKAPI-12",
+    "a document with title, summary or metadata is invalid_input (a closed {id, path, content})",
+)
+def _okapi_extra_fields() -> None:
+    _lenient_documents(extra_fields=False)

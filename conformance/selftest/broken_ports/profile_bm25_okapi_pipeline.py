@@ -207,3 +207,60 @@ def _okapi_statistics_over_hits() -> None:
         return {cid: s.document_score(weights[cid]) if cid in weights else 0.0 for cid in ids}
 
     set_attr(index.OkapiIndex, "score_ids", score_ids)
+
+
+@mutant(
+    "okapi-pipeline-dsl-operators-dropped",
+    "OKAPI-14",
+    "the Okapi query terms are the parsed DSL's terms, so the words AND, OR and NOT are dropped",
+)
+def _okapi_operators_dropped() -> None:
+    p = _pipeline()
+    original = p.adjust_weights
+
+    def adjust_weights(call: Any, query: str, weights: dict[str, float]) -> dict[str, float]:
+        out: dict[str, float] = original(call, query, weights)
+        options = p._options(call)
+        options.query = " ".join(w for w in query.split() if w not in {"AND", "OR", "NOT"})
+        return out
+
+    _replace_hooks(adjust_weights=adjust_weights)
+
+
+@mutant(
+    "okapi-pipeline-utf16-path-order",
+    "OKAPI-14",
+    "the re-ranked hits compare path and id by UTF-16 code units (JavaScript's default sort)",
+)
+def _okapi_pipeline_utf16() -> None:
+    p = _pipeline()
+
+    def key(text: str) -> bytes:
+        return text.encode("utf-16-be")
+
+    def filter_leg(call: Any, leg: str, hits: list[Any]) -> list[Any]:
+        if leg != p.LEG:
+            return hits
+        options = p._options(call)
+        scores = call.backend.score_ids(options.query, [h.id for h in hits], options.params)
+        call.trace["rescored"] = int(call.trace.get("rescored", 0)) + len(hits)
+        return sorted(hits, key=lambda h: (-scores[h.id], key(h.path), key(h.id)))
+
+    _replace_hooks(filter_leg=filter_leg)
+
+
+@mutant(
+    "okapi-hyde-empty-string-absent",
+    "OKAPI-17",
+    "a hypotheticalDocument of \"\" is taken for no document (a truthiness test), not rejected",
+)
+def _okapi_hyde_empty_absent() -> None:
+    p = _pipeline()
+    original = p.parse_request
+
+    def parse_request(obj: Any) -> Any:
+        if obj.get("hypotheticalDocument") == "":
+            return original({**obj, "hypotheticalDocument": None})
+        return original(obj)
+
+    _replace_hooks(parse_request=parse_request)
