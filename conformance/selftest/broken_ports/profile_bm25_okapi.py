@@ -1,4 +1,6 @@
-"""Broken ports of profile bm25-okapi (spec/profiles/bm25-okapi.md), registered on import."""
+"""Broken ports of profile bm25-okapi's scoring and its operation (spec/profiles/bm25-okapi.md
+OKAPI-1..12), registered on import. A slip in a scoring step is swapped in wherever the reference
+bound that step (the operation, the scripted collection, the SQLite index), as a port has one."""
 
 from __future__ import annotations
 
@@ -13,6 +15,7 @@ from conformance.selftest.broken_ports.patching import (
     _mod,
     mutant,
     set_attr,
+    swap,
 )
 
 
@@ -145,17 +148,17 @@ def _weight(
 
 @mutant("okapi-fma-denominator", "OKAPI-10", "tf + k1 × base is one fused multiply-add")
 def _okapi_fma_den() -> None:
-    set_attr(_scoring(), "term_weight", lambda *a: _weight(*a, fused=True))
+    swap(_scoring(), "term_weight", lambda *a: _weight(*a, fused=True))
 
 
 @mutant("okapi-b-times-ratio", "OKAPI-7", "b × (dl / avgdl) instead of (b × dl) / avgdl")
 def _okapi_grouped() -> None:
-    set_attr(_scoring(), "term_weight", lambda *a: _weight(*a, grouped=True))
+    swap(_scoring(), "term_weight", lambda *a: _weight(*a, grouped=True))
 
 
 @mutant("okapi-idf-times-quotient", "OKAPI-7", "IDF × (num / den) instead of (IDF × num) / den")
 def _okapi_quotient_first() -> None:
-    set_attr(_scoring(), "term_weight", lambda *a: _weight(*a, quotient_first=True))
+    swap(_scoring(), "term_weight", lambda *a: _weight(*a, quotient_first=True))
 
 
 @mutant(
@@ -170,7 +173,7 @@ def _okapi_k1_zero() -> None:
     def term_weight(term_idf: float, tf: int, dl: int, avgdl: float, params: Any) -> float:
         return term_idf if params.k1 == 0 else float(original(term_idf, tf, dl, avgdl, params))
 
-    set_attr(s, "term_weight", term_weight)
+    swap(s, "term_weight", term_weight)
 
 
 @mutant("okapi-sum-reversed", "OKAPI-8", "term weights are summed last term first")
@@ -181,7 +184,7 @@ def _okapi_sum_reversed() -> None:
             total = total + w
         return total
 
-    set_attr(_scoring(), "document_score", document_score)
+    swap(_scoring(), "document_score", document_score)
 
 
 @mutant(
@@ -196,7 +199,7 @@ def _okapi_sum_largest_first() -> None:
             total = total + w
         return total
 
-    set_attr(_scoring(), "document_score", document_score)
+    swap(_scoring(), "document_score", document_score)
 
 
 @mutant("okapi-whitespace-tokens", "OKAPI-2", "tokens are the lowercased whitespace pieces")
@@ -207,7 +210,7 @@ def _okapi_whitespace_tokens() -> None:
 @mutant("okapi-query-repeats-count", "OKAPI-2", "a word repeated in the query counts each time")
 def _okapi_query_repeats() -> None:
     s = _scoring()
-    set_attr(s, "query_terms", lambda query: sorted(s.words(query)))
+    swap(s, "query_terms", lambda query: sorted(s.words(query)))
 
 
 @mutant("okapi-dl-distinct-words", "OKAPI-2", "dl counts distinct words, not tokens")
@@ -240,7 +243,7 @@ def _okapi_empty_ignored() -> None:
 
 @mutant("okapi-ties-by-id", "OKAPI-9", "equal scores go by id, not by path")
 def _okapi_ties_by_id() -> None:
-    set_attr(_scoring(), "rank", lambda items: sorted(items, key=lambda s: (-s.score, s.id)))
+    swap(_scoring(), "rank", lambda items: sorted(items, key=lambda s: (-s.score, s.id)))
 
 
 @mutant("okapi-utf16-path-order", "OKAPI-9", "paths compare by UTF-16 code units (JavaScript <)")
@@ -292,7 +295,7 @@ def _okapi_title_scored() -> None:
 )
 def _okapi_terms_query_order() -> None:
     s = _scoring()
-    set_attr(s, "query_terms", lambda query: list(dict.fromkeys(s.words(query))))
+    swap(s, "query_terms", lambda query: list(dict.fromkeys(s.words(query))))
 
 
 @mutant(

@@ -65,14 +65,14 @@ def _okapi_first_answer_only() -> None:
     p = _pipeline()
     original = p.filter_leg
 
-    answered: set[int] = set()
-
     def filter_leg(call: Any, leg: str, hits: list[Any]) -> list[Any]:
-        if id(call) in answered:
+        # Marked on the call's own state: an id() of a finished call can be reused by the next
+        # search in the same process, which made this port's kills vary from run to run.
+        if call.state.get("okapi-answered"):
             return hits
         out: list[Any] = original(call, leg, hits)
         if leg == p.LEG:
-            answered.add(id(call))
+            call.state["okapi-answered"] = True
         return out
 
     _replace_hooks(filter_leg=filter_leg)
