@@ -264,3 +264,22 @@ def _okapi_hyde_empty_absent() -> None:
         return original(obj)
 
     _replace_hooks(parse_request=parse_request)
+
+
+@mutant(
+    "okapi-pipeline-statistics-over-hits",
+    "OKAPI-14",
+    "N, avgdl and df are counted over the leg's hits, not over the whole scripted collection",
+)
+def _okapi_pipeline_statistics_over_hits() -> None:
+    collection = _mod("reference.profiles.bm25_okapi.collection")
+    original = collection.MemoryCollection.score_ids
+
+    def score_ids(self: Any, query: str, ids: Any, params: Any) -> dict[str, float]:
+        hits = collection.MemoryCollection([])
+        hits._bags = {i: self._bags[i] for i in dict.fromkeys(ids) if i in self._bags}
+        hits._lengths = {i: self._lengths[i] for i in hits._bags}
+        out: dict[str, float] = original(hits, query, ids, params)
+        return out
+
+    set_attr(collection.MemoryCollection, "score_ids", score_ids)
