@@ -225,6 +225,37 @@ def _okapi_dl_distinct() -> None:
 
 
 @mutant(
+    "okapi-diacritics-removed",
+    "OKAPI-2",
+    "words lose their diacritics (as FTS5's remove_diacritics), so cafe and café are one term",
+)
+def _okapi_diacritics_removed() -> None:
+    import unicodedata
+
+    text = _mod("reference.text")
+
+    def words(value: str) -> list[str]:
+        decomposed = unicodedata.normalize("NFD", value)
+        bare = "".join(c for c in decomposed if unicodedata.category(c) != "Mn")
+        return list(text.words(unicodedata.normalize("NFC", bare)))
+
+    for name in ("scoring", "collection", "sqlite_index"):
+        set_attr(_mod(f"reference.profiles.bm25_okapi.{name}"), "words", words)
+
+
+@mutant(
+    "okapi-avgdl-integer-division",
+    "OKAPI-6",
+    "avgdl is the integer quotient T / N (as Go or C divide two ints) converted afterwards",
+)
+def _okapi_avgdl_integer() -> None:
+    def average_length(total_length: int, document_count: int) -> float | None:
+        return None if document_count == 0 else float(total_length // document_count)
+
+    swap(_scoring(), "average_length", average_length)
+
+
+@mutant(
     "okapi-empty-documents-ignored",
     "OKAPI-6",
     "N and avgdl leave out empty documents",
