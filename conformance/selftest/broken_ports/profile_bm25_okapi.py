@@ -436,3 +436,34 @@ def _okapi_empty_id() -> None:
 )
 def _okapi_extra_fields() -> None:
     _lenient_documents(extra_fields=False)
+
+
+@mutant(
+    "okapi-scores-tie-within-epsilon",
+    "OKAPI-9",
+    "scores within 12 significant digits count as equal, so one ulp apart goes by path",
+)
+def _okapi_epsilon_ties() -> None:
+    from dataclasses import replace
+
+    def near(score: float) -> float:
+        return float(f"{score:.12g}")
+
+    def rank(items: Any) -> list[Any]:
+        return sorted(items, key=lambda s: (-near(s.score), s.path, s.id))
+
+    swap(_scoring(), "rank", rank)
+    package = _mod("reference.profiles.bm25_okapi")
+    pipeline = _mod("reference.profiles.bm25_okapi.pipeline")
+
+    def filter_leg(call: Any, leg: str, hits: list[Any]) -> list[Any]:
+        if leg != pipeline.LEG:
+            return hits
+        options = pipeline._options(call)
+        scores = call.backend.score_ids(options.query, [h.id for h in hits], options.params)
+        call.trace["rescored"] = int(call.trace.get("rescored", 0)) + len(hits)
+        return sorted(hits, key=lambda h: (-near(scores[h.id]), h.path, h.id))
+
+    hooks = replace(pipeline.PIPELINE, filter_leg=filter_leg)
+    set_attr(package, "PIPELINE", hooks)
+    set_attr(pipeline, "PIPELINE", hooks)
