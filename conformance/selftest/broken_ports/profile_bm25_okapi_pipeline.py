@@ -283,3 +283,20 @@ def _okapi_pipeline_statistics_over_hits() -> None:
         return out
 
     set_attr(collection.MemoryCollection, "score_ids", score_ids)
+
+
+@mutant(
+    "okapi-index-default-params",
+    "OKAPI-15",
+    "over a real index the scores use the default k1 and b, not the request's",
+)
+def _okapi_index_default_params() -> None:
+    index = _mod("reference.profiles.bm25_okapi.sqlite_index")
+    s = _mod("reference.profiles.bm25_okapi.scoring")
+    original = index.OkapiIndex.score_ids
+
+    def score_ids(self: Any, query: str, ids: Any, params: Any) -> dict[str, float]:
+        out: dict[str, float] = original(self, query, ids, s.Params())
+        return out
+
+    set_attr(index.OkapiIndex, "score_ids", score_ids)
