@@ -23,6 +23,7 @@ from conformance.selftest.broken_ports import (  # noqa: F401  (registers)
     metrics,
     pipeline,
     profile_bm25_okapi,
+    profile_bm25_okapi_pipeline,
     profile_engram,
     profile_engram_dates,
     profile_gbrain_bundles,

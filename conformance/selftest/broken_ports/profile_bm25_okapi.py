@@ -1,11 +1,12 @@
-"""Broken ports of profile bm25-okapi (spec/profiles/bm25-okapi.md), registered on import."""
+"""Broken ports of profile bm25-okapi's scoring and its operation (spec/profiles/bm25-okapi.md
+OKAPI-1..12), registered on import. A slip in a scoring step is swapped in wherever the reference
+bound that step (the operation, the scripted collection, the SQLite index), as a port has one."""
 
 from __future__ import annotations
 
 import math
 from collections import Counter
 from collections.abc import Sequence
-from dataclasses import replace
 from fractions import Fraction
 from types import ModuleType
 from typing import Any
@@ -14,6 +15,7 @@ from conformance.selftest.broken_ports.patching import (
     _mod,
     mutant,
     set_attr,
+    swap,
 )
 
 
@@ -69,29 +71,66 @@ def _okapi_runtime_log() -> None:
     set_attr(_scoring(), "okapi_ln", math.log)
 
 
-@mutant(
-    "okapi-fma-ln",
-    "OKAPI-10",
-    "the pinned ln fuses p × v + C[j] and e × ln2 + 2t into fused multiply-adds",
-)
-def _okapi_fma_ln() -> None:
+def _ln(*, fused: bool = False, terms: int = 12, halve_above_sqrt2: bool = True) -> Any:
+    """OKAPI-5's ln with one porter's slip: fused steps, a shorter series or no √2 step."""
     ln = _mod("reference.profiles.bm25_okapi.okapi_ln")
 
     def okapi_ln(x: float) -> float:
         m, e = x, 0
         while m >= 2.0:
             m, e = m / 2.0, e + 1
-        if m > ln.SQRT2:
+        if halve_above_sqrt2 and m > ln.SQRT2:
             m, e = m / 2.0, e + 1
         u = (m - 1.0) / (m + 1.0)
         v = u * u
-        p = ln.COEFFICIENTS[ln.TERMS - 1]
-        for k in range(ln.TERMS - 2, -1, -1):
-            p = _fma(p, v, ln.COEFFICIENTS[k])
+        p = ln.COEFFICIENTS[terms - 1]
+        for k in range(terms - 2, -1, -1):
+            p = _fma(p, v, ln.COEFFICIENTS[k]) if fused else (p * v) + ln.COEFFICIENTS[k]
         t = u * p
-        return _fma(float(e), ln.LN2, t + t)
+        return _fma(float(e), ln.LN2, t + t) if fused else (float(e) * ln.LN2) + (t + t)
 
-    set_attr(_scoring(), "okapi_ln", okapi_ln)
+    return okapi_ln
+
+
+@mutant(
+    "okapi-fma-ln",
+    "OKAPI-10",
+    "the pinned ln fuses p × v + C[j] and e × ln2 + 2t into fused multiply-adds",
+)
+def _okapi_fma_ln() -> None:
+    set_attr(_scoring(), "okapi_ln", _ln(fused=True))
+
+
+@mutant(
+    "okapi-ln-eleven-coefficients",
+    "OKAPI-5",
+    "the series starts from C[10] (j from 9 down to 0), one coefficient short of C[11]",
+)
+def _okapi_ln_eleven() -> None:
+    set_attr(_scoring(), "okapi_ln", _ln(terms=11))
+
+
+@mutant(
+    "okapi-ln-no-sqrt2-step",
+    "OKAPI-5",
+    "step 2 is skipped: m stays in [1, 2) instead of being halved above √2",
+)
+def _okapi_ln_no_sqrt2() -> None:
+    set_attr(_scoring(), "okapi_ln", _ln(halve_above_sqrt2=False))
+
+
+@mutant(
+    "okapi-idf-one-fraction",
+    "OKAPI-4",
+    "IDF is ln((N + 1) / (n + 0.5)), the same value on paper as ln(1 + (N − n + 0.5) / (n + 0.5))",
+)
+def _okapi_idf_one_fraction() -> None:
+    s = _scoring()
+
+    def idf(document_count: int, df: int) -> float:
+        return float(s.okapi_ln((float(document_count) + 1.0) / (float(df) + 0.5)))
+
+    set_attr(s, "idf", idf)
 
 
 def _weight(
@@ -109,17 +148,17 @@ def _weight(
 
 @mutant("okapi-fma-denominator", "OKAPI-10", "tf + k1 × base is one fused multiply-add")
 def _okapi_fma_den() -> None:
-    set_attr(_scoring(), "term_weight", lambda *a: _weight(*a, fused=True))
+    swap(_scoring(), "term_weight", lambda *a: _weight(*a, fused=True))
 
 
 @mutant("okapi-b-times-ratio", "OKAPI-7", "b × (dl / avgdl) instead of (b × dl) / avgdl")
 def _okapi_grouped() -> None:
-    set_attr(_scoring(), "term_weight", lambda *a: _weight(*a, grouped=True))
+    swap(_scoring(), "term_weight", lambda *a: _weight(*a, grouped=True))
 
 
 @mutant("okapi-idf-times-quotient", "OKAPI-7", "IDF × (num / den) instead of (IDF × num) / den")
 def _okapi_quotient_first() -> None:
-    set_attr(_scoring(), "term_weight", lambda *a: _weight(*a, quotient_first=True))
+    swap(_scoring(), "term_weight", lambda *a: _weight(*a, quotient_first=True))
 
 
 @mutant(
@@ -134,7 +173,7 @@ def _okapi_k1_zero() -> None:
     def term_weight(term_idf: float, tf: int, dl: int, avgdl: float, params: Any) -> float:
         return term_idf if params.k1 == 0 else float(original(term_idf, tf, dl, avgdl, params))
 
-    set_attr(s, "term_weight", term_weight)
+    swap(s, "term_weight", term_weight)
 
 
 @mutant("okapi-sum-reversed", "OKAPI-8", "term weights are summed last term first")
@@ -145,7 +184,22 @@ def _okapi_sum_reversed() -> None:
             total = total + w
         return total
 
-    set_attr(_scoring(), "document_score", document_score)
+    swap(_scoring(), "document_score", document_score)
+
+
+@mutant(
+    "okapi-sum-largest-first",
+    "OKAPI-8",
+    "term weights are summed largest first (for accuracy), not in the terms' code point order",
+)
+def _okapi_sum_largest_first() -> None:
+    def document_score(weights: Sequence[float]) -> float:
+        total = 0.0
+        for w in sorted(weights, reverse=True):
+            total = total + w
+        return total
+
+    swap(_scoring(), "document_score", document_score)
 
 
 @mutant("okapi-whitespace-tokens", "OKAPI-2", "tokens are the lowercased whitespace pieces")
@@ -156,7 +210,7 @@ def _okapi_whitespace_tokens() -> None:
 @mutant("okapi-query-repeats-count", "OKAPI-2", "a word repeated in the query counts each time")
 def _okapi_query_repeats() -> None:
     s = _scoring()
-    set_attr(s, "query_terms", lambda query: sorted(s.words(query)))
+    swap(s, "query_terms", lambda query: sorted(s.words(query)))
 
 
 @mutant("okapi-dl-distinct-words", "OKAPI-2", "dl counts distinct words, not tokens")
@@ -168,6 +222,37 @@ def _okapi_dl_distinct() -> None:
             return [1 for _ in self]
 
     set_attr(s, "Counter", DistinctCounter)
+
+
+@mutant(
+    "okapi-diacritics-removed",
+    "OKAPI-2",
+    "words lose their diacritics (as FTS5's remove_diacritics), so cafe and café are one term",
+)
+def _okapi_diacritics_removed() -> None:
+    import unicodedata
+
+    text = _mod("reference.text")
+
+    def words(value: str) -> list[str]:
+        decomposed = unicodedata.normalize("NFD", value)
+        bare = "".join(c for c in decomposed if unicodedata.category(c) != "Mn")
+        return list(text.words(unicodedata.normalize("NFC", bare)))
+
+    for name in ("scoring", "collection", "sqlite_index"):
+        set_attr(_mod(f"reference.profiles.bm25_okapi.{name}"), "words", words)
+
+
+@mutant(
+    "okapi-avgdl-integer-division",
+    "OKAPI-6",
+    "avgdl is the integer quotient T / N (as Go or C divide two ints) converted afterwards",
+)
+def _okapi_avgdl_integer() -> None:
+    def average_length(total_length: int, document_count: int) -> float | None:
+        return None if document_count == 0 else float(total_length // document_count)
+
+    swap(_scoring(), "average_length", average_length)
 
 
 @mutant(
@@ -189,7 +274,7 @@ def _okapi_empty_ignored() -> None:
 
 @mutant("okapi-ties-by-id", "OKAPI-9", "equal scores go by id, not by path")
 def _okapi_ties_by_id() -> None:
-    set_attr(_scoring(), "rank", lambda items: sorted(items, key=lambda s: (-s.score, s.id)))
+    swap(_scoring(), "rank", lambda items: sorted(items, key=lambda s: (-s.score, s.id)))
 
 
 @mutant("okapi-utf16-path-order", "OKAPI-9", "paths compare by UTF-16 code units (JavaScript <)")
@@ -234,6 +319,70 @@ def _okapi_title_scored() -> None:
     set_attr(op, "documents_from_json", documents_from_json)
 
 
+@mutant(
+    "okapi-terms-in-query-order",
+    "OKAPI-11",
+    "the query terms keep the order of their first occurrence in the query, not code point order",
+)
+def _okapi_terms_query_order() -> None:
+    s = _scoring()
+    swap(s, "query_terms", lambda query: list(dict.fromkeys(s.words(query))))
+
+
+@mutant(
+    "okapi-absent-terms-omitted",
+    "OKAPI-11",
+    "terms lists only the query terms found in some document (no df 0, idf null entries)",
+)
+def _okapi_absent_terms_omitted() -> None:
+    op = _mod("reference.profiles.bm25_okapi.operation")
+    original = op.outcome_json
+
+    def outcome_json(outcome: Any) -> dict[str, Any]:
+        out: dict[str, Any] = original(outcome)
+        out["terms"] = [t for t in out["terms"] if t["df"] > 0]
+        return out
+
+    set_attr(op, "outcome_json", outcome_json)
+
+
+@mutant(
+    "okapi-average-length-zero-when-empty",
+    "OKAPI-11",
+    "an empty collection answers averageLength 0.0 instead of null",
+)
+def _okapi_average_zero() -> None:
+    op = _mod("reference.profiles.bm25_okapi.operation")
+    original = op.outcome_json
+
+    def outcome_json(outcome: Any) -> dict[str, Any]:
+        out: dict[str, Any] = original(outcome)
+        if out["averageLength"] is None:
+            out["averageLength"] = 0.0
+        return out
+
+    set_attr(op, "outcome_json", outcome_json)
+
+
+@mutant(
+    "okapi-upper-bounds-exclusive",
+    "OKAPI-3",
+    "k1 must be below 1000 and b below 1: the upper bounds are rejected",
+)
+def _okapi_bounds_exclusive() -> None:
+    s = _scoring()
+    original = s.check_params
+
+    def check_params(k1: object, b: object) -> Any:
+        if k1 == s.MAX_K1 or b == 1:
+            raise _mod("reference.types").InvalidInput("k1 < 1000 and b < 1")
+        return original(k1, b)
+
+    set_attr(s, "check_params", check_params)
+    set_attr(_mod("reference.profiles.bm25_okapi.operation"), "check_params", check_params)
+    set_attr(_mod("reference.profiles.bm25_okapi.pipeline"), "check_params", check_params)
+
+
 @mutant("okapi-duplicate-ids-accepted", "OKAPI-12", "two documents with one id are both scored")
 def _okapi_duplicates() -> None:
     op = _mod("reference.profiles.bm25_okapi.operation")
@@ -245,130 +394,76 @@ def _okapi_duplicates() -> None:
         return [s.Document(d.id, d.path, d.content) for d in docs]
 
     set_attr(op, "documents_from_json", documents_from_json)
+    pipeline = _mod("reference.profiles.bm25_okapi.pipeline")
+    set_attr(pipeline, "documents_from_json", documents_from_json)
 
 
-# -- the pipeline integration (OKAPI-14) --------------------------------------------------------
+def _lenient_documents(*, empty_id: bool = False, extra_fields: bool = True) -> None:
+    """The operation's and the scripted collection's document parser with one slip."""
+    op = _mod("reference.profiles.bm25_okapi.operation")
+    s = _scoring()
+    types = _mod("reference.types")
+    original = op.documents_from_json
+
+    def documents_from_json(value: object, where: str) -> list[Any]:
+        if not isinstance(value, list):
+            return list(original(value, where))
+        for item in value:
+            if isinstance(item, dict) and not extra_fields:
+                extra = sorted(set(item) - {"id", "path", "content"})
+                if extra:
+                    raise types.InvalidInput(f"{where}: unknown member(s) {extra}")
+            if empty_id and isinstance(item, dict) and item.get("id") == "":
+                rest = [d for d in value if d is not item]
+                blank = s.Document("", str(item.get("path")), str(item.get("content")))
+                return [blank, *original(rest, where)]
+        return list(original(value, where))
+
+    set_attr(op, "documents_from_json", documents_from_json)
+    pipeline = _mod("reference.profiles.bm25_okapi.pipeline")
+    set_attr(pipeline, "documents_from_json", documents_from_json)
 
 
-def _pipeline() -> ModuleType:
-    return _mod("reference.profiles.bm25_okapi.pipeline")
+@mutant("okapi-empty-id-accepted", "OKAPI-12", "a document with the empty string as id is accepted")
+def _okapi_empty_id() -> None:
+    _lenient_documents(empty_id=True)
 
 
-def _replace_hooks(**changes: Any) -> None:
+@mutant(
+    "okapi-extra-fields-rejected",
+    "OKAPI-12",
+    "a document with title, summary or metadata is invalid_input (a closed {id, path, content})",
+)
+def _okapi_extra_fields() -> None:
+    _lenient_documents(extra_fields=False)
+
+
+@mutant(
+    "okapi-scores-tie-within-epsilon",
+    "OKAPI-9",
+    "scores within 12 significant digits count as equal, so one ulp apart goes by path",
+)
+def _okapi_epsilon_ties() -> None:
     from dataclasses import replace
 
-    pkg = _mod("reference.profiles.bm25_okapi")
-    hooks = replace(pkg.PIPELINE, **changes)
-    set_attr(pkg, "PIPELINE", hooks)
-    set_attr(_pipeline(), "PIPELINE", hooks)
+    def near(score: float) -> float:
+        return float(f"{score:.12g}")
 
+    def rank(items: Any) -> list[Any]:
+        return sorted(items, key=lambda s: (-near(s.score), s.path, s.id))
 
-@mutant(
-    "okapi-pipeline-cut-before-rescoring",
-    "OKAPI-14",
-    "the BM25 leg asks for candidateK hits and re-ranks only those",
-)
-def _okapi_cut_first() -> None:
-    _replace_hooks(leg_limit=None)
-
-
-@mutant(
-    "okapi-pipeline-zero-scores-keep-index-order",
-    "OKAPI-14",
-    "hits without an Okapi score keep the index's order instead of path, id",
-)
-def _okapi_zero_index_order() -> None:
-    p = _pipeline()
-
-    def filter_leg(call: Any, leg: str, hits: list[Any]) -> list[Any]:
-        if leg != p.LEG:
-            return hits
-        options = p._options(call)
-        scores = call.backend.score_ids(options.query, [h.id for h in hits], options.params)
-        call.trace["rescored"] = int(call.trace.get("rescored", 0)) + len(hits)
-        return sorted(hits, key=lambda h: -scores[h.id])
-
-    _replace_hooks(filter_leg=filter_leg)
-
-
-@mutant("okapi-pipeline-every-leg", "OKAPI-14", "the vector leg's hits are re-ranked by Okapi too")
-def _okapi_every_leg() -> None:
-    p = _pipeline()
-    original = p.filter_leg
-    _replace_hooks(filter_leg=lambda call, leg, hits: original(call, p.LEG, hits))
-
-
-@mutant(
-    "okapi-pipeline-first-answer-only",
-    "OKAPI-14",
-    "only the initial ladder attempt is re-ranked; later rungs keep the index's order",
-)
-def _okapi_first_answer_only() -> None:
-    p = _pipeline()
-    original = p.filter_leg
-
-    # Keyed by id, holding the call itself: a bare id could be reused by a later call once the
-    # first is collected, which made this port skip a later search's first answer at random.
-    answered: dict[int, Any] = {}
-
-    def filter_leg(call: Any, leg: str, hits: list[Any]) -> list[Any]:
-        if answered.get(id(call)) is call:
-            return hits
-        out: list[Any] = original(call, leg, hits)
-        if leg == p.LEG:
-            answered[id(call)] = call
-        return out
-
-    _replace_hooks(filter_leg=filter_leg)
-
-
-def _okapi_hooks(**changes: Any) -> None:
+    swap(_scoring(), "rank", rank)
     package = _mod("reference.profiles.bm25_okapi")
     pipeline = _mod("reference.profiles.bm25_okapi.pipeline")
-    hooks = replace(pipeline.PIPELINE, **changes)
+
+    def filter_leg(call: Any, leg: str, hits: list[Any]) -> list[Any]:
+        if leg != pipeline.LEG:
+            return hits
+        options = pipeline._options(call)
+        scores = call.backend.score_ids(options.query, [h.id for h in hits], options.params)
+        call.trace["rescored"] = int(call.trace.get("rescored", 0)) + len(hits)
+        return sorted(hits, key=lambda h: (-near(scores[h.id]), h.path, h.id))
+
+    hooks = replace(pipeline.PIPELINE, filter_leg=filter_leg)
     set_attr(package, "PIPELINE", hooks)
     set_attr(pipeline, "PIPELINE", hooks)
-
-
-@mutant("okapi-default-size-eight", "OKAPI-16", "the profile cuts the results to the seed's 8")
-def _okapi_default_eight() -> None:
-    def after_rerank(call: Any, query: str, entries: Any, outcome: str) -> Any:
-        return [item_id for item_id, _ in entries[:8]]
-
-    _okapi_hooks(after_rerank=after_rerank)
-
-
-@mutant("okapi-hyde-ignored", "OKAPI-17", "the document is accepted but the query is embedded")
-def _okapi_hyde_ignored() -> None:
-    _okapi_hooks(vector_query=None)
-
-
-@mutant(
-    "okapi-hyde-replaces-the-query",
-    "OKAPI-17",
-    "the hypothetical document replaces the query for every leg, BM25 included",
-)
-def _okapi_hyde_everywhere() -> None:
-    def rewrite_query(call: Any, query: str) -> str:
-        hypothetical = call.options.hypothetical
-        return query if hypothetical is None else str(hypothetical)
-
-    _okapi_hooks(rewrite_query=rewrite_query)
-
-
-@mutant(
-    "okapi-hyde-not-normalised",
-    "OKAPI-17",
-    "a document empty after normalisation (only spaces and format characters) is accepted",
-)
-def _okapi_hyde_not_normalised() -> None:
-    pipeline = _mod("reference.profiles.bm25_okapi.pipeline")
-    original = pipeline.parse_request
-
-    def parse_request(obj: Any) -> Any:
-        raw = obj.get("hypotheticalDocument")
-        if isinstance(raw, str) and raw != "" and pipeline.normalise(raw) == "":
-            return original({**obj, "hypotheticalDocument": None})
-        return original(obj)
-
-    _okapi_hooks(parse_request=parse_request)
