@@ -105,6 +105,20 @@ def test_every_broken_port_fails_at_least_one_golden_case(gate_result: gate.Gate
     )
 
 
+@pytest.mark.slow
+def test_every_broken_port_is_killed_by_two_distinct_cases(
+    gate_result: gate.GateResult,
+) -> None:
+    """Issue 25: no broken port dies on a single case (a #canonical twin counts once)."""
+    weak = [f"{m.name} ({m.clause}): {', '.join(m.killers)}" for m in gate_result.weak]
+    assert weak == [], "add a second case that fails these broken ports:\n" + "\n".join(weak)
+
+
+def test_every_profile_clause_has_a_broken_port() -> None:
+    """Issue 25: each clause of spec/profiles/ is cited by at least one registered broken port."""
+    assert gate.unguarded_clauses() == ()
+
+
 def test_a_broken_port_needs_two_distinct_killers_the_control_none() -> None:
     assert gate.KILLERS_NEEDED == 2
     control = gate.Outcome(gate.CONTROL, "", "", {"passed": 3})
