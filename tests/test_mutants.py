@@ -18,7 +18,7 @@ from conformance import cli
 from conformance.adapters.adapter_process import AdapterProcess
 from conformance.judging.cases import Case, case_files, load_all
 from conformance.judging.clauses import defined_clauses
-from conformance.selftest import gate
+from conformance.selftest import gate, unguarded
 from conformance.selftest.broken_ports import MUTANTS
 from conformance.selftest.mutant_adapter import MODULE
 
@@ -116,7 +116,33 @@ def test_every_broken_port_is_killed_by_two_distinct_cases(
 
 def test_every_profile_clause_has_a_broken_port() -> None:
     """Issue 25: each clause of spec/profiles/ is cited by at least one registered broken port."""
-    assert gate.unguarded_clauses() == ()
+    assert gate.unguarded_clauses(gate.profile_clauses(), {}) == ()
+
+
+def test_unguarded_record_lists_no_profile_clause() -> None:
+    """A profile clause cannot be excused: it needs a broken port."""
+    assert sorted(set(unguarded.load_recorded()) & gate.profile_clauses()) == []
+
+
+def test_unguarded_record_lists_only_defined_clauses_without_a_port() -> None:
+    """No stale line: a listed clause exists, and no broken port cites it yet."""
+    listed = set(unguarded.load_recorded())
+    cited = {m.clause for m in MUTANTS.values()}
+    assert (sorted(listed - set(defined_clauses())), sorted(listed & cited)) == ([], [])
+
+
+def test_unguarded_record_refuses_a_line_without_a_reason(tmp_path: Path) -> None:
+    bad = tmp_path / "unguarded.tsv"
+    bad.write_text("# comment\nRRF-2\tfine\nRRF-3\n", encoding="utf-8")
+    with pytest.raises(ValueError, match=r"unguarded\.tsv:3: expected CLAUSE<TAB>reason"):
+        unguarded.load_recorded(bad)
+
+
+def test_unguarded_record_refuses_a_clause_listed_twice(tmp_path: Path) -> None:
+    bad = tmp_path / "unguarded.tsv"
+    bad.write_text("RRF-2\tone\nRRF-2\ttwo\n", encoding="utf-8")
+    with pytest.raises(ValueError, match=r"unguarded\.tsv:2: RRF-2 is listed twice"):
+        unguarded.load_recorded(bad)
 
 
 def test_a_broken_port_needs_two_distinct_killers_the_control_none() -> None:
@@ -145,8 +171,9 @@ def test_an_unguarded_profile_clause_fails_the_gate() -> None:
     assert gate.GateResult(control, [killed]).ok is True
 
 
-def test_unguarded_clauses_are_the_profile_clauses_no_port_cites() -> None:
-    assert gate.unguarded_clauses(frozenset({"SCOPE-3", "NOPE-1"})) == ("NOPE-1",)
+def test_unguarded_clauses_are_neither_cited_by_a_port_nor_recorded() -> None:
+    defined = frozenset({"SCOPE-3", "NOPE-1", "NOPE-2"})
+    assert gate.unguarded_clauses(defined, {"NOPE-2": "why"}) == ("NOPE-1",)
 
 
 def test_a_broken_port_killed_by_one_case_is_weak() -> None:

@@ -8,9 +8,9 @@ timeouts) is *stillborn*: its patch broke the adapter, not the behaviour it mean
 fails the gate like a survivor.
 
 Every broken port must be killed by at least two distinct cases (a case and its derived
-`#canonical` twin count as one), and every profile clause (spec/profiles/) must have a broken
-port: otherwise the port is *weak*, or the clause *unguarded*, and the gate fails (issue 25;
-benchmarks/mutation/README.md).
+`#canonical` twin count as one), and every clause must have a broken port, or for a core clause
+a recorded reason why not (`unguarded.py`): otherwise the port is *weak*, or the clause
+*unguarded*, and the gate fails (issue 25; benchmarks/mutation/README.md).
 
 By default a mutant's run stops once it has the two killers it needs, with the cases that
 cite the mutant's clause run first: the verdict is the same as a whole run's (a run is only
@@ -32,6 +32,7 @@ from conformance.judging.cases import Case
 from conformance.judging.clauses import defined_clauses
 from conformance.running.results import FAILING, RunOptions
 from conformance.running.runner import REFERENCE_ADAPTER_MODULE, run_suite
+from conformance.selftest import unguarded
 from conformance.selftest.broken_ports import MUTANTS
 from conformance.selftest.mutant_adapter import MODULE as MUTANT_MODULE
 
@@ -123,7 +124,8 @@ class GateResult:
 
     control: Outcome
     mutants: list[Outcome]
-    #: profile clauses no registered broken port cites (checked when every port ran).
+    #: clauses no registered broken port cites and unguarded.tsv does not explain (checked when
+    #: every port ran).
     unguarded: tuple[str, ...] = ()
 
     @property
@@ -257,11 +259,15 @@ def run_gate(
     )
 
 
-def unguarded_clauses(profiles: frozenset[str] | None = None) -> tuple[str, ...]:
-    """The profile clauses that no registered broken port cites, in spec order of id."""
-    cited = {m.clause for m in MUTANTS.values()}
-    missing = (profiles if profiles is not None else profile_clauses()) - cited
-    return tuple(sorted(missing, key=lambda c: (c.split("-")[0], int(c.split("-")[1]))))
+def unguarded_clauses(
+    defined: frozenset[str] | None = None, recorded: dict[str, str] | None = None
+) -> tuple[str, ...]:
+    """The clauses no registered broken port cites and `unguarded.tsv` does not explain, in
+    spec order (every profile clause needs a port: the tests refuse a profile clause listed)."""
+    if defined is None:
+        defined = frozenset(defined_clauses())
+    listed = unguarded.load_recorded() if recorded is None else recorded
+    return unguarded.unguarded(defined, (m.clause for m in MUTANTS.values()), listed)
 
 
 # -- rendering ---------------------------------------------------------------------------------
@@ -277,7 +283,8 @@ def _verdict_lines(summary: dict[str, Any]) -> list[str]:
     lines = []
     if summary["unguardedClauses"]:
         lines.append(
-            "profile clauses without a broken port: " + ", ".join(summary["unguardedClauses"])
+            "clauses without a broken port or a recorded reason (conformance/selftest/"
+            "unguarded.tsv): " + ", ".join(summary["unguardedClauses"])
         )
     weak = f", {summary['weak']} weak (killed by one case only)"
     lines.append(
