@@ -168,6 +168,19 @@ def test_reference_adapter_keeps_the_kind_of_a_spec_error() -> None:
     }
 
 
+@pytest.mark.parametrize("bad", [float("inf"), float("-inf"), float("nan")])
+def test_reference_adapter_answers_a_non_finite_output_with_invalid_input(bad: float) -> None:
+    """TEXT-11 An overflow the input asked for is `invalid_input`, naming where it is."""
+    reply = answer({"x": lambda _inp: {"results": [{"id": "a", "score": bad}]}}, _run("x"))
+    assert reply["error"]["kind"] == "invalid_input"
+    assert "/results/0/score" in reply["error"]["message"]
+
+
+def test_reference_adapter_passes_the_largest_finite_number() -> None:
+    reply = answer({"x": lambda _inp: {"score": 1.7976931348623157e308}}, _run("x"))
+    assert reply == {"type": "result", "seq": 7, "output": {"score": 1.7976931348623157e308}}
+
+
 def test_reference_adapter_serves_a_session_and_exits_on_bye() -> None:
     """PROTO-11 The reference adapter answers every request, even after a failing one."""
     lines = [

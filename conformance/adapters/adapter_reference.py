@@ -108,7 +108,11 @@ def answer(handlers: dict[str, Handler], request: Message) -> Message:
     if not isinstance(output, dict):
         found = type(output).__name__
         return _error(seq, "internal_error", f"handler returned {found}, not an object")
+    where = protocol.non_finite_at(output)
+    if where is not None:  # TEXT-11: an overflow the input asked for, which JSON cannot carry
+        return _error(seq, "invalid_input", f"the output would hold a non-finite number at {where}")
     return {"type": "result", "seq": seq, "output": output}
+
 
 
 def _error(seq: int, kind: str, message: str) -> Message:

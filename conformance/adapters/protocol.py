@@ -182,3 +182,20 @@ def unknown_operations(hello: Hello, known: frozenset[str] | None) -> list[str]:
     return sorted(
         op for op in hello.operations if profiles.op_profile(op) is None and op not in known
     )
+
+
+def non_finite_at(value: Any, pointer: str = "") -> str | None:
+    """The JSON pointer of the first non-finite float in an output, or None (TEXT-11)."""
+    if isinstance(value, float):
+        return pointer or "/" if value != value or value in (float("inf"), float("-inf")) else None
+    if isinstance(value, dict):
+        items: Any = value.items()
+    elif isinstance(value, (list, tuple)):
+        items = enumerate(value)
+    else:
+        return None
+    for key, sub in items:
+        found = non_finite_at(sub, f"{pointer}/{key}")
+        if found is not None:
+            return found
+    return None

@@ -127,12 +127,16 @@ class PortClient:
 def reference_answer(op: str, input: JSON) -> Answer:
     """What the in-process reference answers, in the same JSON form as a port's answer."""
     from conformance.adapters.ops import registry
+    from conformance.adapters.protocol import non_finite_at
 
     try:
         output = registry()[op](json.loads(json.dumps(input)))
     except Exception as exc:
         kind = getattr(exc, "kind", "internal_error")
         return "error", {"kind": str(kind), "message": str(exc)}
+    where = non_finite_at(output)
+    if where is not None:  # TEXT-11, as the reference adapter answers
+        return "error", {"kind": "invalid_input", "message": f"non-finite number at {where}"}
     return "result", json.loads(json.dumps(output))
 
 

@@ -31,6 +31,7 @@ from typing import Any
 
 import yaml
 
+from conformance.adapters.protocol import non_finite_at
 from conformance.common import errors
 from conformance.judging.authority import AuthorityError, index_for
 from conformance.judging.cases import Case, CaseFileError, case_files, load_all, load_text
@@ -71,9 +72,11 @@ class Problem:
 
 
 def reference_answer(handler: Handler, case: Case) -> tuple[str, Any]:
-    """("output", value) or ("error", kind); other exceptions propagate."""
+    """("output", value) or ("error", kind); other exceptions propagate. An output holding a
+    non-finite number is `invalid_input`, as the reference adapter answers (TEXT-11)."""
     try:
-        return "output", handler(case.input)
+        output = handler(case.input)
+        return ("error", "invalid_input") if non_finite_at(output) else ("output", output)
     except Exception as exc:
         kind = getattr(exc, "kind", None)
         if isinstance(kind, str):

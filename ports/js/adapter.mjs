@@ -17,6 +17,17 @@ function log(msg) {
   process.stderr.write(`hrc-js: ${msg}\n`);
 }
 
+// The JSON pointer of the first non-finite number in an output, or null (TEXT-11).
+function nonFiniteAt(value, pointer) {
+  if (typeof value === 'number') return Number.isFinite(value) ? null : pointer;
+  if (value === null || typeof value !== 'object') return null;
+  for (const [key, sub] of Array.isArray(value) ? value.entries() : Object.entries(value)) {
+    const found = nonFiniteAt(sub, `${pointer}/${key}`);
+    if (found !== null) return found;
+  }
+  return null;
+}
+
 function send(obj) {
   process.stdout.write(`${JSON.stringify(obj)}\n`);
 }
@@ -91,6 +102,9 @@ async function handle(line) {
         const input = msg.input !== null && typeof msg.input === 'object' && !Array.isArray(msg.input) ? msg.input : null;
         if (input === null) throw new HrcError('invalid_input', 'input must be an object');
         const output = await runOp(String(msg.op), input);
+        // TEXT-11: JSON.stringify would write Infinity and NaN as null; the spec says invalid_input.
+        const where = nonFiniteAt(output, '');
+        if (where !== null) throw new HrcError('invalid_input', `the output would hold a non-finite number at ${where || '/'}`);
         send({ type: 'result', seq, output });
       } catch (e) {
         if (e instanceof HrcError) {

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import unicodedata
 from collections.abc import Callable
 from typing import Any
@@ -164,3 +165,48 @@ def _numbers_15_digits() -> None:
 def _text_punct_deleted() -> None:
     t = _mod("reference.text")
     swap(t, "punct_symbol_to_space", lambda s: "".join(c for c in s if not t.is_punct_symbol(c)))
+
+
+def _nulled(value: Any) -> Any:
+    """`value` with every non-finite float replaced by None, as JSON.stringify writes it."""
+    if isinstance(value, float) and not math.isfinite(value):
+        return None
+    if isinstance(value, dict):
+        return {k: _nulled(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_nulled(v) for v in value]
+    return value
+
+
+def _wrap_every_handler(change: Callable[[Any], Any]) -> None:
+    ops = _mod("conformance.adapters.ops")
+    table: dict[str, Callable[[Any], Any]] = ops._REGISTRY
+    for name, handler in list(table.items()):
+
+        def changed(inp: Any, handler: Callable[[Any], Any] = handler) -> Any:
+            return change(handler(inp))
+
+        table[name] = changed
+
+
+@mutant(
+    "text-non-finite-written-null",
+    "TEXT-11",
+    "an overflowing score is written as null (JavaScript's JSON.stringify), not invalid_input",
+)
+def _non_finite_null() -> None:
+    _wrap_every_handler(_nulled)
+
+
+@mutant(
+    "text-non-finite-encoder-crash",
+    "TEXT-11",
+    "an overflowing score reaches the JSON encoder, which fails: internal_error, not invalid_input",
+)
+def _non_finite_crash() -> None:
+    def crash_on_overflow(output: Any) -> Any:
+        if _nulled(output) != output:
+            raise ValueError("Out of range float values are not JSON compliant")
+        return output
+
+    _wrap_every_handler(crash_on_overflow)

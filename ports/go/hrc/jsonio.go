@@ -6,6 +6,7 @@ package hrc
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"regexp"
 	"sort"
@@ -123,4 +124,12 @@ func sortedKeys(m map[string]any) []string {
 	}
 	sort.Strings(keys)
 	return keys
+}
+
+// NonFinite reports whether an output holds a non-finite number (TEXT-11), whatever Go types
+// it is built of: encoding/json refuses exactly those with an UnsupportedValueError.
+func NonFinite(v any) bool {
+	_, err := Marshal(v)
+	var unsupported *json.UnsupportedValueError
+	return errors.As(err, &unsupported)
 }

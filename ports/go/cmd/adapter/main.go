@@ -85,5 +85,11 @@ func serve(msg map[string]any) (reply map[string]any) {
 		}
 		return map[string]any{"type": "error", "seq": seq, "error": map[string]any{"kind": kind, "message": text}}
 	}
+	// TEXT-11: an output holding a non-finite number (an overflow the input asked for) is
+	// invalid_input; encoding/json would refuse it as an unsupported value.
+	if hrc.NonFinite(output) {
+		return map[string]any{"type": "error", "seq": seq, "error": map[string]any{
+			"kind": "invalid_input", "message": "the output would hold a non-finite number"}}
+	}
 	return map[string]any{"type": "result", "seq": seq, "output": output}
 }
