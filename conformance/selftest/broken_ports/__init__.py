@@ -15,6 +15,8 @@ stage); importing this package registers them all."""
 
 from conformance.selftest.broken_ports import (  # noqa: F401  (registers)
     backends,
+    backends_chunker,
+    backends_stores,
     fanout,
     fusion,
     graph,
