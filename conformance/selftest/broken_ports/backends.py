@@ -125,16 +125,19 @@ def _scripted_responses_not_cut() -> None:
 
 
 @mutant(
-    "scripted-vector-not-cut",
+    "scripted-vector-error-as-no-hits",
     "BACKEND-37",
-    "the scripted vector store returns every scripted hit, not the first `limit`",
+    "a scripted `vector.error` is answered as zero hits instead of raising index_error",
 )
-def _scripted_vector_not_cut() -> None:
+def _scripted_vector_error_no_hits() -> None:
     scripted = _mod("reference.backends.scripted")
     original = scripted.ScriptedVectors.search_vector
 
     def search_vector(self: Any, vector: Any, limit: int) -> list[Candidate]:
-        result: list[Candidate] = original(self, vector, 2**31 - 1)
+        if self.error is not None:
+            self.calls += 1
+            return []
+        result: list[Candidate] = original(self, vector, limit)
         return result
 
     set_attr(scripted.ScriptedVectors, "search_vector", search_vector)
