@@ -193,3 +193,94 @@ def _index_unchanged_rewritten() -> None:
         return {path: "stale" for path in original(self)}
 
     set_attr(fts.SqliteIndex, "document_hashes", document_hashes)
+
+
+
+def _streaming_indexer(removals_first: bool) -> None:
+    """Replace index_directory by one that writes before every file is read (BACKEND-9/19)."""
+    indexer = _mod("reference.backends.indexer")
+
+    def index_directory(
+        root: Any, index: Any, vectors: Any = None, skip_undecodable: bool = False
+    ) -> Any:
+        report = indexer.IndexReport()
+        files = indexer.list_files(indexer.Path(root), report.skipped)
+        known = index.document_hashes()
+        present = {rel for rel, _ in files}
+        changed: list[Any] = []
+
+        def remove_gone() -> None:
+            links = indexer.EdgesTable(index.connection())
+            for path in sorted(known, key=lambda p: p.encode("utf-8")):
+                if path not in present:
+                    index.remove_document(path)
+                    links.remove(path)
+                    report.removed.append(path)
+
+        def write(doc: Any) -> None:
+            links = indexer.EdgesTable(index.connection())
+            old = known.get(doc.path)
+            if old is None or old != doc.content_hash or links.created:
+                links.write(doc.path, doc.text)
+            if old == doc.content_hash:
+                report.unchanged.append(doc.path)
+                return
+            (report.added if old is None else report.updated).append(doc.path)
+            index.upsert_document(doc.path, doc.chunks, doc.content_hash)
+            changed.append(doc)
+
+        if removals_first:
+            with index.transaction():
+                remove_gone()
+                indexer.sync_okapi(index)
+            docs = indexer.read_documents(indexer.Path(root), [], skip_undecodable)
+            with index.transaction():
+                for doc in docs:
+                    write(doc)
+                indexer.sync_okapi(index)
+            files = []
+        for rel, full in files:
+            data = indexer.read_bounded(full, rel)
+            if data is not None:
+                with index.transaction():
+                    write(indexer.parse_document(rel, data))
+                    indexer.sync_okapi(index)
+        if not removals_first:
+            with index.transaction():
+                remove_gone()
+                indexer.sync_okapi(index)
+        if vectors is not None:
+            for doc in changed:
+                vectors.upsert_document(doc.path, doc.chunks)
+            vectors.remove_documents(report.removed)
+        return report
+
+    swap(indexer, "index_directory", index_directory)
+
+
+@mutant(
+    "index-run-not-atomic",
+    "BACKEND-9",
+    "each document is committed on its own as it is read, so a run that fails keeps its start",
+)
+def _index_run_not_atomic() -> None:
+    _streaming_indexer(removals_first=False)
+
+
+@mutant(
+    "index-removals-before-reading",
+    "BACKEND-19",
+    "gone documents are removed (and committed) before the files are read and chunked",
+)
+def _index_removals_first() -> None:
+    _streaming_indexer(removals_first=True)
+
+
+@mutant(
+    "index-vectors-keep-removed",
+    "BACKEND-26",
+    "the vector store is not told about removed documents, so their chunks stay hits",
+)
+def _index_vectors_keep_removed() -> None:
+    vector = _mod("reference.backends.vector")
+    set_attr(vector.MemoryVectorStore, "remove_documents", lambda self, paths: None)
