@@ -23,6 +23,7 @@ from conformance.selftest.broken_ports import (  # noqa: F401  (registers)
     intent,
     ladder,
     metrics,
+    operations,
     pipeline,
     profile_bm25_okapi,
     profile_bm25_okapi_pipeline,

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 from conformance.selftest.broken_ports.patching import _mod, mutant, set_attr, swap
@@ -294,3 +295,64 @@ def _fts_chunks_by_rowid() -> None:
         fts, "CHUNKS_WITH_VECTORS_SQL",
         fts.CHUNKS_WITH_VECTORS_SQL.replace("ORDER BY c.path, c.id", "ORDER BY c.path, c.rowid"),
     )
+
+
+@mutant(
+    "fts-utf16-database",
+    "BACKEND-3",
+    "the database is UTF-16 (little-endian), so BINARY collation orders paths by UTF-16 bytes",
+)
+def _fts_utf16() -> None:
+    fts = _mod("reference.backends.sqlite_fts")
+    index = fts.SqliteIndex
+    old_chunks, old_search = index.chunks, index.search_bm25_scored
+
+    def utf16(text: str) -> bytes:
+        return text.encode("utf-16-le")
+
+    def chunks(self: Any) -> Any:
+        rows: list[Any] = old_chunks(self)
+        return sorted(rows, key=lambda c: (utf16(c.path), utf16(c.id)))
+
+    def search_bm25_scored(self: Any, expression: str, limit: int) -> Any:
+        hits: list[Any] = old_search(self, expression, 2**31 - 1)
+        hits.sort(key=lambda h: (h.score, utf16(h.candidate.path), utf16(h.candidate.id)))
+        return hits[:limit]
+
+    set_attr(index, "chunks", chunks)
+    set_attr(index, "search_bm25_scored", search_bm25_scored)
+
+
+@mutant(
+    "fts-hit-metadata-score",
+    "BACKEND-6",
+    "a hit carries its bm25() value in `metadata` (`{\"score\": …}`) instead of `{}`",
+)
+def _fts_hit_metadata_score() -> None:
+    fts = _mod("reference.backends.sqlite_fts")
+    original = fts.SqliteIndex.search_bm25_scored
+
+    def search_bm25_scored(self: Any, expression: str, limit: int) -> Any:
+        hits: list[Any] = original(self, expression, limit)
+        return [
+            type(h)(replace(h.candidate, metadata={"score": h.score}), h.score) for h in hits
+        ]
+
+    set_attr(fts.SqliteIndex, "search_bm25_scored", search_bm25_scored)
+
+
+@mutant(
+    "corpus-without-reranker",
+    "BACKEND-41",
+    "search_corpus indexes and embeds the demo corpus but configures no reranker",
+)
+def _corpus_without_reranker() -> None:
+    indexer = _mod("reference.backends.indexer")
+    original = indexer.open_corpus
+
+    def open_corpus(name: str) -> Any:
+        opened = original(name)
+        opened.reranker = None
+        return opened
+
+    swap(indexer, "open_corpus", open_corpus)
