@@ -284,3 +284,20 @@ def _index_removals_first() -> None:
 def _index_vectors_keep_removed() -> None:
     vector = _mod("reference.backends.vector")
     set_attr(vector.MemoryVectorStore, "remove_documents", lambda self, paths: None)
+
+
+@mutant(
+    "index-update-overwrites-by-id",
+    "BACKEND-11",
+    "an update writes the new chunks over the old ones by id, so a shrunk document keeps its tail",
+)
+def _index_update_by_id() -> None:
+    fts = _mod("reference.backends.sqlite_fts")
+    original = fts.SqliteIndex.upsert_document
+
+    def upsert_document(self: Any, path: str, chunks: Any, content_hash: str = "") -> None:
+        new_ids = {c.id for c in chunks}
+        stale = [c for c in self.chunks() if c.path == path and c.id not in new_ids]
+        original(self, path, [*chunks, *stale], content_hash)
+
+    set_attr(fts.SqliteIndex, "upsert_document", upsert_document)

@@ -356,3 +356,15 @@ def _corpus_without_reranker() -> None:
         return opened
 
     swap(indexer, "open_corpus", open_corpus)
+
+
+@mutant(
+    "embed-dimension-512",
+    "BACKEND-20",
+    "the embedder has dimension 512 (buckets mod 512), not 256",
+)
+def _embed_dimension_512() -> None:
+    emb = _mod("reference.backends.embedder")
+    set_attr(emb, "DIMENSION", 512)
+    set_attr(emb.HashEmbedder, "dimension", 512)
+    emb.word_buckets.cache_clear()
