@@ -127,7 +127,11 @@ def _chunk_bom_kept() -> None:
     original = indexer.split_blocks
 
     def parse_document(path: str, data: bytes) -> Any:
-        text = data.decode("utf-8")
+        try:
+            text = data.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            reason = f"{exc.reason} at byte {exc.start}"
+            raise indexer.IndexingError(f"{path}: not valid UTF-8 ({reason})") from exc
         blocks = original(text)
         title = indexer.title_of(blocks, path)
         summary = indexer.summary_of(blocks)
