@@ -15,12 +15,15 @@ stage); importing this package registers them all."""
 
 from conformance.selftest.broken_ports import (  # noqa: F401  (registers)
     backends,
+    backends_chunker,
+    backends_stores,
     fanout,
     fusion,
     graph,
     intent,
     ladder,
     metrics,
+    operations,
     pipeline,
     profile_bm25_okapi,
     profile_bm25_okapi_pipeline,

@@ -102,3 +102,98 @@ def _scripted_fts5_whenever_chunks() -> None:
         return built
 
     swap(scripted, "_index", index)
+
+
+@mutant(
+    "scripted-responses-not-cut",
+    "BACKEND-36",
+    "a scripted response is returned whole, not cut to the first `limit` hits",
+)
+def _scripted_responses_not_cut() -> None:
+    scripted = _mod("reference.backends.scripted")
+    original = scripted.ScriptedIndex.search_bm25
+
+    def search_bm25(self: Any, expression: str, limit: int) -> list[Candidate]:
+        key = self.key_of(expression)
+        if key is not None and key in self.responses:
+            self.calls.append(expression)
+            return list(self.responses[key])
+        result: list[Candidate] = original(self, expression, limit)
+        return result
+
+    set_attr(scripted.ScriptedIndex, "search_bm25", search_bm25)
+
+
+@mutant(
+    "scripted-vector-error-as-no-hits",
+    "BACKEND-37",
+    "a scripted `vector.error` is answered as zero hits instead of raising index_error",
+)
+def _scripted_vector_error_no_hits() -> None:
+    scripted = _mod("reference.backends.scripted")
+    original = scripted.ScriptedVectors.search_vector
+
+    def search_vector(self: Any, vector: Any, limit: int) -> list[Candidate]:
+        if self.error is not None:
+            self.calls += 1
+            return []
+        result: list[Candidate] = original(self, vector, limit)
+        return result
+
+    set_attr(scripted.ScriptedVectors, "search_vector", search_vector)
+
+
+@mutant(
+    "scripted-embedder-if-present",
+    "BACKEND-38",
+    "the scripted embedder is configured whenever `embedder` is present, `false` included",
+)
+def _scripted_embedder_if_present() -> None:
+    scripted = _mod("reference.backends.scripted")
+    original = scripted.scripted_backends_from_json
+
+    def from_json(obj: Any) -> Any:
+        built = original(obj)
+        if isinstance(obj, dict) and "embedder" in obj and built.embedder is None:
+            built.embedder = scripted.ScriptedEmbedder()
+        return built
+
+    swap(scripted, "scripted_backends_from_json", from_json)
+
+
+@mutant(
+    "scripted-reranker-drops-repeats",
+    "BACKEND-39",
+    "the scripted reranker drops repeated ids (keeps the first) instead of returning them as given",
+)
+def _scripted_reranker_drops_repeats() -> None:
+    scripted = _mod("reference.backends.scripted")
+    original = scripted.ScriptedReranker.rerank
+
+    def rerank(self: Any, query: str, head: Any) -> Any:
+        seen: set[str] = set()
+        out = []
+        for entry in original(self, query, head):
+            if entry.id not in seen:
+                seen.add(entry.id)
+                out.append(entry)
+        return out
+
+    set_attr(scripted.ScriptedReranker, "rerank", rerank)
+
+
+@mutant(
+    "scripted-vector-both-accepted",
+    "BACKEND-40",
+    "`vector` with both `hits` and `error` is accepted (the error wins) instead of rejected",
+)
+def _scripted_vector_both() -> None:
+    scripted = _mod("reference.backends.scripted")
+    original = scripted._hits_or_error
+
+    def hits_or_error(raw: Any, where: str) -> Any:
+        if isinstance(raw, dict) and "hits" in raw and "error" in raw:
+            return [], scripted._string(raw["error"], f"{where}.error")
+        return original(raw, where)
+
+    swap(scripted, "_hits_or_error", hits_or_error)

@@ -137,3 +137,22 @@ def _tri_k_zero_rejected() -> None:
 def _tri_slugs_and_k10() -> None:
     MUTANTS["tri-path-slugs"].apply()
     MUTANTS["tri-default-candidate-k-10"].apply()
+
+
+@mutant(
+    "tri-pair-reduced",
+    "TRI-3",
+    "the Jaccard pair is reduced to lowest terms (3/9 is kept as 1/3)",
+)
+def _tri_pair_reduced() -> None:
+    import math
+
+    trigram = _mod("reference.trigram")
+    original = trigram.jaccard
+
+    def jaccard(a: frozenset[str], b: frozenset[str]) -> tuple[int, int]:
+        inter, union = original(a, b)
+        g = math.gcd(inter, union) or 1
+        return inter // g, union // g
+
+    swap(trigram, "jaccard", jaccard)
