@@ -486,3 +486,51 @@ def _unan_missing_leg() -> None:
         return original(inp, name) if name in inp else []
 
     set_attr(ops, "_ids", ids)
+
+
+@mutant(
+    "unan-votes-on-raw-answers",
+    "UNAN-1",
+    "the legs vote with the backends' raw answers, before a profile filters them and the leg is "
+    "cut to candidateK",
+)
+def _unan_raw_answers() -> None:
+    pipe = _mod("reference.pipeline")
+    raw: dict[tuple[str, tuple[str, ...]], list[str]] = {}
+    original_leg_search = pipe._Profiles.leg_search
+    original_voters = pipe.unanimity_voters
+    original_search = pipe.search
+
+    def leg_search(self: Any, leg: str, candidate_k: int, ask: Any) -> Any:
+        answers: list[list[str]] = []
+
+        def recording(n: int) -> Any:
+            hits = ask(n)
+            answers.append([c.id for c in hits])
+            return hits
+
+        inner = original_leg_search(self, leg, candidate_k, recording)
+
+        def run(limit: int) -> Any:
+            hits = inner(limit)
+            raw[(leg, tuple(c.id for c in hits))] = answers[-1]
+            return hits
+
+        return run
+
+    def voters(bm25: Any, vleg: Any) -> Any:
+        found = original_voters(bm25, vleg)
+        if found is None:
+            return None
+        return tuple(
+            raw.get((leg, tuple(ids)), ids)
+            for leg, ids in zip(("bm25", "vector"), found, strict=True)
+        )
+
+    def search(request: Any, backends: Any) -> Any:
+        raw.clear()
+        return original_search(request, backends)
+
+    set_attr(pipe._Profiles, "leg_search", leg_search)
+    swap(pipe, "unanimity_voters", voters)
+    swap(pipe, "search", search)
