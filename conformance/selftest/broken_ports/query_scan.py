@@ -131,3 +131,21 @@ def _dsl_sanitise_unexpanded() -> None:
         )
 
     swap(s, "sanitise", sanitise)
+
+
+@mutant(
+    "dsl-empty-expression-searched",
+    "DSL-19",
+    "an empty compiled expression is sent to the index like any other, so the initial row is "
+    "a search with 0 hits instead of the `empty` skip",
+)
+def _dsl_empty_searched() -> None:
+    ladder = _mod("reference.ladder")
+    original = ladder._Walk.fts
+
+    def fts(self: Any, rung: str, expression: str, search: Any) -> bool:
+        if expression == "" and rung == ladder.INITIAL:
+            return bool(self.run(rung, expression, lambda: search(expression, self.k)))
+        return bool(original(self, rung, expression, search))
+
+    set_attr(ladder._Walk, "fts", fts)
