@@ -328,7 +328,7 @@ def _rrf_path_first_seen() -> None:
 @mutant(
     "rrf-metadata-empty-keys-dropped",
     "RRF-14",
-    'a metadata key whose every value is empty is dropped instead of kept with ""',
+    "a metadata key whose every value is empty is dropped instead of kept with \"\"",
 )
 def _rrf_empty_keys() -> None:
     r = _mod("reference.rrf")

@@ -220,7 +220,7 @@ def _ladder_trigram_dedup() -> None:
 @mutant(
     "ladder-strongest-prefix-keeps-star",
     "LADDER-9",
-    'a strongest term taken from a prefix token is searched as a prefix (`"t"*`)',
+    "a strongest term taken from a prefix token is searched as a prefix (`\"t\"*`)",
 )
 def _ladder_prefix_star() -> None:
     lad = _mod("reference.ladder")
@@ -275,7 +275,7 @@ def _ladder_used_retry() -> None:
 @mutant(
     "ladder-force-refresh-skip-empty",
     "LADDER-4",
-    'the 1.0.0 skip order read literally: force-refresh\'s "" expression makes it `empty`',
+    "the 1.0.0 skip order read literally: force-refresh's \"\" expression makes it `empty`",
 )
 def _ladder_force_refresh_empty() -> None:
     ladder = _mod("reference.ladder")

@@ -22,9 +22,8 @@ def _metrics_rows(fix: Callable[[Any, Sequence[str], Mapping[str, int], int], An
     m = _mod("reference.metrics")
     original = m.score_query
 
-    def score_query(
-        query: str, ranked: Sequence[str], judgements: Mapping[str, int], k: int
-    ) -> Any:
+    def score_query(query: str, ranked: Sequence[str], judgements: Mapping[str, int],
+                    k: int) -> Any:
         return fix(original(query, ranked, judgements, k), ranked, judgements, k)
 
     set_attr(m, "score_query", score_query)
@@ -164,7 +163,9 @@ def _metrics_unanswerable_counted() -> None:
     def evaluate(run: Any, qrels: Any, k: int = 5) -> Any:
         out = original(run, qrels, k)
         zeros = [0.0] * len(out.excluded)
-        mean = {name: m.mean([r.value(name) for r in out.queries] + zeros) for name in m.MEASURES}
+        mean = {
+            name: m.mean([r.value(name) for r in out.queries] + zeros) for name in m.MEASURES
+        }
         return replace(out, mean=mean)
 
     swap(m, "evaluate", evaluate)

@@ -239,7 +239,7 @@ def _trace_effective_mode_echo() -> None:
 @mutant(
     "trace-skipped-row-expression-null",
     "TRACE-8",
-    'a row that did not search reports `expression: null` instead of its expression or ""',
+    "a row that did not search reports `expression: null` instead of its expression or \"\"",
 )
 def _trace_row_expression_null() -> None:
     ladder = _mod("reference.ladder")

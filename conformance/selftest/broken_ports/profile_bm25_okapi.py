@@ -134,15 +134,8 @@ def _okapi_idf_one_fraction() -> None:
 
 
 def _weight(
-    term_idf: float,
-    tf: int,
-    dl: int,
-    avgdl: float,
-    params: Any,
-    *,
-    fused: bool = False,
-    grouped: bool = False,
-    quotient_first: bool = False,
+    term_idf: float, tf: int, dl: int, avgdl: float, params: Any, *, fused: bool = False,
+    grouped: bool = False, quotient_first: bool = False,
 ) -> float:
     ftf = float(tf)
     scaled = params.b * (dl / avgdl) if grouped else (params.b * dl) / avgdl

@@ -252,7 +252,7 @@ def _okapi_pipeline_utf16() -> None:
 @mutant(
     "okapi-hyde-empty-string-absent",
     "OKAPI-17",
-    'a hypotheticalDocument of "" is taken for no document (a truthiness test), not rejected',
+    "a hypotheticalDocument of \"\" is taken for no document (a truthiness test), not rejected",
 )
 def _okapi_hyde_empty_absent() -> None:
     p = _pipeline()

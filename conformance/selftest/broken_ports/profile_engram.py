@@ -39,11 +39,8 @@ def _engram_classify_with(pick: Callable[[str, list[tuple[str, re.Pattern[str]]]
     swap(table, "classify", classify)
 
 
-@mutant(
-    "engram-precedence-leftmost",
-    "ENGRAM-3",
-    "the pattern whose match starts first in the query wins, not the first in table order",
-)
+@mutant("engram-precedence-leftmost", "ENGRAM-3",
+        "the pattern whose match starts first in the query wins, not the first in table order")
 def _engram_leftmost() -> None:
     def pick(text: str, hits: list[tuple[str, re.Pattern[str]]]) -> str:
         return min(hits, key=lambda h: (h[1].search(text).start(), 0))[0]  # type: ignore[union-attr]
@@ -51,20 +48,14 @@ def _engram_leftmost() -> None:
     _engram_classify_with(pick)
 
 
-@mutant(
-    "engram-precedence-last",
-    "ENGRAM-3",
-    "the last matching pattern wins (a loop that keeps overwriting, or a reversed map)",
-)
+@mutant("engram-precedence-last", "ENGRAM-3",
+        "the last matching pattern wins (a loop that keeps overwriting, or a reversed map)")
 def _engram_last() -> None:
     _engram_classify_with(lambda text, hits: hits[-1][0])
 
 
-@mutant(
-    "engram-unicode-regex",
-    "ENGRAM-2",
-    "patterns compiled with Python's Unicode re and IGNORECASE: é is a word character, ſ is s",
-)
+@mutant("engram-unicode-regex", "ENGRAM-2",
+        "patterns compiled with Python's Unicode re and IGNORECASE: é is a word character, ſ is s")
 def _engram_unicode_regex() -> None:
     table = _engram("table")
     table.table.cache_clear()
@@ -74,11 +65,8 @@ def _engram_unicode_regex() -> None:
     set_attr(table, "table", lambda: replace(real, patterns=patterns))
 
 
-@mutant(
-    "engram-weights-replace",
-    "ENGRAM-5",
-    "the class's weights replace the request's instead of multiplying them",
-)
+@mutant("engram-weights-replace", "ENGRAM-5",
+        "the class's weights replace the request's instead of multiplying them")
 def _engram_weights_replace() -> None:
     pipe = _engram("pipeline")
     original = pipe.adjust_weights
@@ -102,11 +90,8 @@ def _engram_no_floor() -> None:
     set_attr(_engram("boost"), "FLOOR", 0.0)
 
 
-@mutant(
-    "engram-floor-on-product",
-    "ENGRAM-11",
-    "the 0.5 floor applied to recency x access instead of to recency alone",
-)
+@mutant("engram-floor-on-product", "ENGRAM-11",
+        "the 0.5 floor applied to recency x access instead of to recency alone")
 def _engram_floor_product() -> None:
     b = _engram("boost")
     original = b.factors
@@ -121,11 +106,8 @@ def _engram_floor_product() -> None:
     swap(b, "factors", factors)
 
 
-@mutant(
-    "engram-floor-after-date",
-    "ENGRAM-11",
-    "the 0.5 floor applied to date x recency, so a date match lifts an old memory above it",
-)
+@mutant("engram-floor-after-date", "ENGRAM-11",
+        "the 0.5 floor applied to date x recency, so a date match lifts an old memory above it")
 def _engram_floor_after_date() -> None:
     b = _engram("boost")
     original = b.boosted
@@ -144,19 +126,15 @@ def _engram_log10() -> None:
     set_attr(_engram("boost"), "log", math.log10)
 
 
-@mutant(
-    "engram-access-log-count", "ENGRAM-10", "access frequency from log(count), not log(1 + count)"
-)
+@mutant("engram-access-log-count", "ENGRAM-10",
+        "access frequency from log(count), not log(1 + count)")
 def _engram_log_count() -> None:
     b = _engram("boost")
     swap(b, "access", lambda count: b.ACCESS_BASE + b.ACCESS_SCALE * math.log(max(count, 1)))
 
 
-@mutant(
-    "engram-access-lenient-count",
-    "ENGRAM-6",
-    "access counts read with int(): leading zeros, signs and spaces accepted",
-)
+@mutant("engram-access-lenient-count", "ENGRAM-6",
+        "access counts read with int(): leading zeros, signs and spaces accepted")
 def _engram_lenient_count() -> None:
     b = _engram("boost")
 
@@ -169,9 +147,8 @@ def _engram_lenient_count() -> None:
     swap(b, "access_count", access_count)
 
 
-@mutant(
-    "engram-ties-by-path", "ENGRAM-11", "equal boosted scores ordered by id instead of input order"
-)
+@mutant("engram-ties-by-path", "ENGRAM-11",
+        "equal boosted scores ordered by id instead of input order")
 def _engram_ties_by_path() -> None:
     ops = _engram("ops")
     original = ops.boost_items
@@ -189,22 +166,16 @@ def _engram_whole_days() -> None:
     swap(d, "age_days", lambda now, then: float(max(0, now - then) // d.SECONDS_PER_DAY))
 
 
-@mutant(
-    "engram-date-utc-two-digit-years",
-    "ENGRAM-7",
-    "years 0..99 read as 1900..1999, as JavaScript's Date.UTC does",
-)
+@mutant("engram-date-utc-two-digit-years", "ENGRAM-7",
+        "years 0..99 read as 1900..1999, as JavaScript's Date.UTC does")
 def _engram_two_digit_years() -> None:
     d = _engram("dates")
     original = d.days_from_civil
     swap(d, "days_from_civil", lambda y, m, day: original(y + 1900 if y < 100 else y, m, day))
 
 
-@mutant(
-    "engram-leap-every-fourth-year",
-    "ENGRAM-7",
-    "every fourth year is a leap year (no 100/400 rule)",
-)
+@mutant("engram-leap-every-fourth-year", "ENGRAM-7",
+        "every fourth year is a leap year (no 100/400 rule)")
 def _engram_leap() -> None:
     d = _engram("dates")
     original = d.days_in_month
@@ -222,21 +193,15 @@ def _engram_leap() -> None:
     swap(d, "days_from_civil", days_from_civil)
 
 
-@mutant(
-    "engram-no-future-clamp",
-    "ENGRAM-7",
-    "a memory dated after now gets a negative age, so its recency exceeds 1.0",
-)
+@mutant("engram-no-future-clamp", "ENGRAM-7",
+        "a memory dated after now gets a negative age, so its recency exceeds 1.0")
 def _engram_no_clamp() -> None:
     d = _engram("dates")
     swap(d, "age_days", lambda now, then: (now - then) / d.SECONDS_PER_DAY)
 
 
-@mutant(
-    "engram-date-match-without-boundary",
-    "ENGRAM-8",
-    "query dates found without \\b, so 2026-02-14T10:00 still matches",
-)
+@mutant("engram-date-match-without-boundary", "ENGRAM-8",
+        "query dates found without \\b, so 2026-02-14T10:00 still matches")
 def _engram_date_no_boundary() -> None:
     set_attr(_engram("dates"), "QUERY_DATE", re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}", re.ASCII))
 
@@ -281,11 +246,8 @@ def _engram_threshold_inclusive() -> None:
     swap(ops, "threshold", threshold)
 
 
-@mutant(
-    "engram-threshold-gates-unscored",
-    "ENGRAM-14",
-    "items without a rerankScore (tail, reranker not run) are removed too",
-)
+@mutant("engram-threshold-gates-unscored", "ENGRAM-14",
+        "items without a rerankScore (tail, reranker not run) are removed too")
 def _engram_threshold_unscored() -> None:
     ops = _engram("ops")
 
@@ -296,11 +258,8 @@ def _engram_threshold_unscored() -> None:
     swap(ops, "threshold", threshold)
 
 
-@mutant(
-    "engram-seed-claim-holds",
-    "ENGRAM-5",
-    "RRF without the constant (k = 0), the only reading under which the seed's claim holds",
-)
+@mutant("engram-seed-claim-holds", "ENGRAM-5",
+        "RRF without the constant (k = 0), the only reading under which the seed's claim holds")
 def _engram_seed_claim() -> None:
     set_attr(_mod("reference.rrf"), "DEFAULT_K", 0)
 
@@ -368,11 +327,8 @@ def _engram_retyped_table(edit: Callable[[dict[str, Any]], None]) -> None:
     table = _engram("table")
     table.table.cache_clear()
     data = _mod("reference.data").load_json(table.DATA_FILE)
-    copy = {
-        "patterns": [dict(p) for p in data["patterns"]],
-        "default": data["default"],
-        "weights": {k: dict(v) for k, v in data["weights"].items()},
-    }
+    copy = {"patterns": [dict(p) for p in data["patterns"]], "default": data["default"],
+            "weights": {k: dict(v) for k, v in data["weights"].items()}}
     edit(copy)
     patterns = tuple((p["name"], re.compile(p["source"], re.ASCII)) for p in copy["patterns"])
     weights = {k: {c: float(x) for c, x in v.items()} for k, v in copy["weights"].items()}
@@ -380,11 +336,8 @@ def _engram_retyped_table(edit: Callable[[dict[str, Any]], None]) -> None:
     set_attr(table, "table", lambda: replace(real, patterns=patterns, weights=weights))
 
 
-@mutant(
-    "engram-retyped-patterns-last-word",
-    "ENGRAM-1",
-    "patterns retyped by hand, each missing its last word (resulted in, history, wrote, fix)",
-)
+@mutant("engram-retyped-patterns-last-word", "ENGRAM-1",
+        "patterns retyped by hand, each missing its last word (resulted in, history, wrote, fix)")
 def _engram_retyped_patterns() -> None:
     def edit(copy: dict[str, Any]) -> None:
         for p in copy["patterns"]:
@@ -393,11 +346,8 @@ def _engram_retyped_patterns() -> None:
     _engram_retyped_table(edit)
 
 
-@mutant(
-    "engram-retyped-weights-when-swapped",
-    "ENGRAM-1",
-    "weight table retyped with the when row's dense and BM25 weights swapped (1.2, 0.8)",
-)
+@mutant("engram-retyped-weights-when-swapped", "ENGRAM-1",
+        "weight table retyped with the when row's dense and BM25 weights swapped (1.2, 0.8)")
 def _engram_retyped_weights() -> None:
     def edit(copy: dict[str, Any]) -> None:
         row = copy["weights"]["when"]
@@ -406,11 +356,8 @@ def _engram_retyped_weights() -> None:
     _engram_retyped_table(edit)
 
 
-@mutant(
-    "engram-matched-winner-only",
-    "ENGRAM-4",
-    "matched lists only the winning pattern, not every pattern that matches",
-)
+@mutant("engram-matched-winner-only", "ENGRAM-4",
+        "matched lists only the winning pattern, not every pattern that matches")
 def _engram_matched_winner_only() -> None:
     table = _engram("table")
     original = table.classify
@@ -422,11 +369,8 @@ def _engram_matched_winner_only() -> None:
     swap(table, "classify", classify)
 
 
-@mutant(
-    "engram-matched-names-default",
-    "ENGRAM-4",
-    'matched is ["what"] for the default class instead of []',
-)
+@mutant("engram-matched-names-default", "ENGRAM-4",
+        "matched is [\"what\"] for the default class instead of []")
 def _engram_matched_default() -> None:
     table = _engram("table")
     original = table.classify
@@ -438,11 +382,8 @@ def _engram_matched_default() -> None:
     swap(table, "classify", classify)
 
 
-@mutant(
-    "engram-decay-every-kind",
-    "ENGRAM-9",
-    "recency decay applied to every dated memory, not only to kind episodic",
-)
+@mutant("engram-decay-every-kind", "ENGRAM-9",
+        "recency decay applied to every dated memory, not only to kind episodic")
 def _engram_decay_every_kind() -> None:
     b = _engram("boost")
     original = b.factors
@@ -455,21 +396,15 @@ def _engram_decay_every_kind() -> None:
     swap(b, "factors", factors)
 
 
-@mutant(
-    "engram-ties-reversed",
-    "ENGRAM-11",
-    "sorted ascending then reversed, so equal boosted scores come out in reverse input order",
-)
+@mutant("engram-ties-reversed", "ENGRAM-11",
+        "sorted ascending then reversed, so equal boosted scores come out in reverse input order")
 def _engram_ties_reversed() -> None:
     b = _engram("boost")
     swap(b, "order", lambda scores: sorted(range(len(scores)), key=lambda i: scores[i])[::-1])
 
 
-@mutant(
-    "engram-single-precision-math",
-    "ENGRAM-12",
-    "exp and log evaluated in single precision (expf/logf, float32), then widened",
-)
+@mutant("engram-single-precision-math", "ENGRAM-12",
+        "exp and log evaluated in single precision (expf/logf, float32), then widened")
 def _engram_single_precision() -> None:
     import struct
 
@@ -481,11 +416,8 @@ def _engram_single_precision() -> None:
     set_attr(b, "log", lambda x: f32(math.log(f32(x))))
 
 
-@mutant(
-    "engram-exp-taylor-12-terms",
-    "ENGRAM-12",
-    "exp hand-written as a Taylor series cut after 12 terms, without range reduction",
-)
+@mutant("engram-exp-taylor-12-terms", "ENGRAM-12",
+        "exp hand-written as a Taylor series cut after 12 terms, without range reduction")
 def _engram_exp_taylor() -> None:
     def exp(x: float) -> float:
         total, term = 1.0, 1.0
@@ -497,11 +429,8 @@ def _engram_exp_taylor() -> None:
     set_attr(_engram("boost"), "exp", exp)
 
 
-@mutant(
-    "engram-half-life-null-rejected",
-    "ENGRAM-13",
-    "halfLifeDays: null rejected as not a number instead of read as absent (default 30)",
-)
+@mutant("engram-half-life-null-rejected", "ENGRAM-13",
+        "halfLifeDays: null rejected as not a number instead of read as absent (default 30)")
 def _engram_half_life_null() -> None:
     def reject_null(obj: Any, where: str) -> None:
         if "halfLifeDays" in obj and obj["halfLifeDays"] is None:
@@ -526,29 +455,22 @@ def _engram_half_life_null() -> None:
     object.__setattr__(pipe.PIPELINE, "parse_request", parse)
 
 
-@mutant(
-    "engram-age-zero-without-date",
-    "ENGRAM-13",
-    "ageDays reported as 0 instead of null for a memory without a valid date",
-)
+@mutant("engram-age-zero-without-date", "ENGRAM-13",
+        "ageDays reported as 0 instead of null for a memory without a valid date")
 def _engram_age_zero() -> None:
     ops = _engram("ops")
     original = ops.boost_items
 
     def boost_items(query: str, opts: Any, items: Any) -> Any:
         wanted, records = original(query, opts, items)
-        return wanted, [
-            {**r, "ageDays": 0.0 if r["ageDays"] is None else r["ageDays"]} for r in records
-        ]
+        return wanted, [{**r, "ageDays": 0.0 if r["ageDays"] is None else r["ageDays"]}
+                        for r in records]
 
     swap(ops, "boost_items", boost_items)
 
 
-@mutant(
-    "engram-backends-null-rejected",
-    "ENGRAM-15",
-    "backends.profiles.engram: null rejected (only an absent member accepted)",
-)
+@mutant("engram-backends-null-rejected", "ENGRAM-15",
+        "backends.profiles.engram: null rejected (only an absent member accepted)")
 def _engram_backends_null() -> None:
     # The pipeline hands the hook None for an absent and a null member alike: the slip is
     # upstream, a port testing for the key instead of for a value.
@@ -558,18 +480,14 @@ def _engram_backends_null() -> None:
     def init(self: Any, req: Any, data: Any) -> None:
         if "engram" in data and "engram" in req.profiles:
             raise _mod("reference.types").InvalidInput(
-                "backends.profiles.engram: the engram profile takes no backend data"
-            )
+                "backends.profiles.engram: the engram profile takes no backend data")
         original_init(self, req, data)
 
     set_attr(pl._Profiles, "__init__", init)
 
 
-@mutant(
-    "engram-threshold-trace-always",
-    "ENGRAM-15",
-    "the trace's threshold member written even when the request sets no minScore",
-)
+@mutant("engram-threshold-trace-always", "ENGRAM-15",
+        "the trace's threshold member written even when the request sets no minScore")
 def _engram_threshold_trace_always() -> None:
     pipe = _engram("pipeline")
     original = pipe.PIPELINE.after_rerank
@@ -582,11 +500,8 @@ def _engram_threshold_trace_always() -> None:
     object.__setattr__(pipe.PIPELINE, "after_rerank", after_rerank)
 
 
-@mutant(
-    "engram-graph-weight-ignored",
-    "ENGRAM-5",
-    "the class's graph weight not applied: the graph list is fused with the request's weight",
-)
+@mutant("engram-graph-weight-ignored", "ENGRAM-5",
+        "the class's graph weight not applied: the graph list is fused with the request's weight")
 def _engram_graph_weight_ignored() -> None:
     pipe = _engram("pipeline")
     original = pipe.PIPELINE.adjust_weights
@@ -600,11 +515,8 @@ def _engram_graph_weight_ignored() -> None:
     object.__setattr__(pipe.PIPELINE, "adjust_weights", adjust)
 
 
-@mutant(
-    "engram-min-score-null-is-zero",
-    "ENGRAM-14",
-    "minScore: null read as 0 (JavaScript's Number(null)), so a threshold runs at 0",
-)
+@mutant("engram-min-score-null-is-zero", "ENGRAM-14",
+        "minScore: null read as 0 (JavaScript's Number(null)), so a threshold runs at 0")
 def _engram_min_score_null() -> None:
     o = _engram("options")
     original = o.parse
@@ -617,11 +529,8 @@ def _engram_min_score_null() -> None:
     swap(o, "parse", parse)
 
 
-@mutant(
-    "engram-bool-is-number",
-    "ENGRAM-13",
-    "true accepted as the number 1 (Python's bool is an int) for halfLifeDays, score, minScore",
-)
+@mutant("engram-bool-is-number", "ENGRAM-13",
+        "true accepted as the number 1 (Python's bool is an int) for halfLifeDays, score, minScore")
 def _engram_bool_is_number() -> None:
     o = _engram("options")
     original = o.number
@@ -632,11 +541,8 @@ def _engram_bool_is_number() -> None:
     swap(o, "number", number)
 
 
-@mutant(
-    "engram-classify-unfolded",
-    "ENGRAM-2",
-    "patterns searched in query.lower(), not fold(query): no whitespace or zero-width folding",
-)
+@mutant("engram-classify-unfolded", "ENGRAM-2",
+        "patterns searched in query.lower(), not fold(query): no whitespace or zero-width folding")
 def _engram_classify_unfolded() -> None:
     table = _engram("table")
     original = table.classify

@@ -15,22 +15,16 @@ def _engram(module: str) -> ModuleType:
     return _mod(f"reference.profiles.engram.{module}")
 
 
-@mutant(
-    "engram-age-reciprocal",
-    "ENGRAM-7",
-    "ageDays as seconds x (1/86400), a product with the rounded reciprocal, not one division",
-)
+@mutant("engram-age-reciprocal", "ENGRAM-7",
+        "ageDays as seconds x (1/86400), a product with the rounded reciprocal, not one division")
 def _engram_age_reciprocal() -> None:
     d = _engram("dates")
     inverse = 1.0 / d.SECONDS_PER_DAY
     swap(d, "age_days", lambda now, then: max(0, now - then) * inverse)
 
 
-@mutant(
-    "engram-now-offset-accepted",
-    "ENGRAM-7",
-    "now parsed as ISO 8601 with any zone offset (+05:30 read as UTC, the offset dropped)",
-)
+@mutant("engram-now-offset-accepted", "ENGRAM-7",
+        "now parsed as ISO 8601 with any zone offset (+05:30 read as UTC, the offset dropped)")
 def _engram_now_offset() -> None:
     o = _engram("options")
     original = o.parse
@@ -45,11 +39,8 @@ def _engram_now_offset() -> None:
     swap(o, "parse", parse)
 
 
-@mutant(
-    "engram-match-whole-timestamp",
-    "ENGRAM-8",
-    "the whole engram.date is compared with the query's days, so a timestamp never matches",
-)
+@mutant("engram-match-whole-timestamp", "ENGRAM-8",
+        "the whole engram.date is compared with the query's days, so a timestamp never matches")
 def _engram_match_whole_timestamp() -> None:
     b = _engram("boost")
     original = b.factors
@@ -61,11 +52,8 @@ def _engram_match_whole_timestamp() -> None:
     swap(b, "factors", factors)
 
 
-@mutant(
-    "engram-range-includes-anchor",
-    "ENGRAM-8",
-    "a range (last week) taken as the seven days up to and including the anchor day",
-)
+@mutant("engram-range-includes-anchor", "ENGRAM-8",
+        "a range (last week) taken as the seven days up to and including the anchor day")
 def _engram_range_includes_anchor() -> None:
     d = _engram("dates")
     original = d.query_days
@@ -79,11 +67,8 @@ def _engram_range_includes_anchor() -> None:
     swap(d, "query_days", query_days)
 
 
-@mutant(
-    "engram-date-iso-lenient",
-    "ENGRAM-6",
-    "dates read by a lenient ISO parser: fractional seconds (toISOString) and HH:MMZ accepted",
-)
+@mutant("engram-date-iso-lenient", "ENGRAM-6",
+        "dates read by a lenient ISO parser: fractional seconds (toISOString) and HH:MMZ accepted")
 def _engram_date_iso_lenient() -> None:
     d = _engram("dates")
     original = d.parse
@@ -98,11 +83,8 @@ def _engram_date_iso_lenient() -> None:
     swap(d, "parse", parse)
 
 
-@mutant(
-    "engram-proximity-one-day",
-    "ENGRAM-8",
-    "proximity read as a window: a memory within one day of a query date counts as matched",
-)
+@mutant("engram-proximity-one-day", "ENGRAM-8",
+        "proximity read as a window: a memory within one day of a query date counts as matched")
 def _engram_proximity_one_day() -> None:
     b = _engram("boost")
     d = _engram("dates")
@@ -112,8 +94,7 @@ def _engram_proximity_one_day() -> None:
         parsed = d.parse(day)
         return parsed is not None and any(
             (q := d.parse(w)) is not None and abs(q[1] - parsed[1]) <= d.SECONDS_PER_DAY
-            for w in wanted
-        )
+            for w in wanted)
 
     def factors(metadata: Any, wanted: Any, now: int, half: float) -> Any:
         f = original(metadata, wanted, now, half)
@@ -125,11 +106,8 @@ def _engram_proximity_one_day() -> None:
     swap(b, "factors", factors)
 
 
-@mutant(
-    "engram-resolve-against-clock",
-    "ENGRAM-8",
-    "relative days (yesterday, last week) resolved against the wall clock's day, not now's",
-)
+@mutant("engram-resolve-against-clock", "ENGRAM-8",
+        "relative days (yesterday, last week) resolved against the wall clock's day, not now's")
 def _engram_resolve_against_clock() -> None:
     import datetime
 

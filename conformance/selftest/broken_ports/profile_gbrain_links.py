@@ -107,7 +107,8 @@ def _gbrain_first_type() -> None:
     def infer_type(before: Any, after: Any, table: Any) -> Any:
         types = [t for t, _ in table.triggers]
         found = {
-            original(before, after, replace(table, triggers=(entry,))) for entry in table.triggers
+            original(before, after, replace(table, triggers=(entry,)))
+            for entry in table.triggers
         }
         hits = [t for t in types if t in found]
         return hits[0] if hits else table.default_type

@@ -21,9 +21,8 @@ def _scoped_dense_ties_ascending() -> None:
 
     def dense_hits(nodes: Any, words: Any, limit: int) -> list[Any]:
         hits = [
-            d.DenseHit(
-                n.id, n.activation + d.overlap(n.label, words) * 0.5, d.overlap(n.label, words)
-            )
+            d.DenseHit(n.id, n.activation + d.overlap(n.label, words) * 0.5,
+                       d.overlap(n.label, words))
             for n in d.preselect(nodes, limit)
         ]
         hits.sort(key=lambda h: h.id)

@@ -135,7 +135,9 @@ def _temporal_nfkc() -> None:
     import unicodedata
 
     text = _mod("reference.text")
-    set_attr(_mod(_EXP), "_normalise", lambda s: text.normalise(unicodedata.normalize("NFKC", s)))
+    set_attr(
+        _mod(_EXP), "_normalise", lambda s: text.normalise(unicodedata.normalize("NFKC", s))
+    )
 
 
 @mutant(

@@ -135,12 +135,8 @@ def _dsl_alias_group() -> None:
         members: tuple[tuple[str, str], ...] = ()
 
         def to_json(self) -> dict[str, Any]:
-            return {
-                "kind": "group",
-                "text": self.text,
-                "operator": self.operator,
-                "members": [{"kind": k, "text": t} for k, t in self.members],
-            }
+            return {"kind": "group", "text": self.text, "operator": self.operator,
+                    "members": [{"kind": k, "text": t} for k, t in self.members]}
 
     def expand_term(term: str, operator: str | None, table: Mapping[str, Sequence[str]]) -> Any:
         if term not in table:
