@@ -40,6 +40,7 @@ from conformance.selftest.broken_ports import (  # noqa: F401  (registers)
     profile_temporal_dates,
     profile_temporal_words,
     query,
+    query_scan,
     rerank,
     text,
     trigram,

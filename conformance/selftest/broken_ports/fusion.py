@@ -393,3 +393,144 @@ def _unan_zero_weight_votes() -> None:
 
     set_attr(pipe, "resolve_mode", resolve_mode)
     swap(pipe, "unanimity_voters", voters)
+
+
+@mutant(
+    "rrf-weight-zero-items-unread",
+    "RRF-5",
+    "the items of a list of weight 0 are never read, so an empty id there passes",
+)
+def _rrf_empty_id_weighted_only() -> None:
+    ops = _mod("conformance.adapters.ops.fusion")
+    r = _mod("reference.rrf")
+    original = ops._list
+
+    def read_list(inp: Any, name: str) -> Any:
+        weight = inp.get("weight")
+        if name == "items" and weight is not None and r.check_weight(weight) == 0:
+            return []
+        return original(inp, name)
+
+    set_attr(ops, "_list", read_list)
+
+
+@mutant(
+    "rrf-result-omits-empty-fields",
+    "RRF-9",
+    "a fused result leaves out empty texts and empty metadata (Go's `omitempty`)",
+)
+def _rrf_omit_empty() -> None:
+    ops = _mod("conformance.adapters.ops.fusion")
+    original = ops.fused_json
+
+    def fused_json(item: Any) -> Any:
+        return {key: v for key, v in original(item).items() if v not in ("", {})}
+
+    swap(ops, "fused_json", fused_json)
+
+
+@mutant(
+    "rrf-same-path-ties-first-seen",
+    "RRF-12",
+    "equal scores and equal paths keep first-seen order (a stable sort by score, then path)",
+)
+def _rrf_same_path_first_seen() -> None:
+    r = _mod("reference.rrf")
+    swap(r, "order", lambda fused: sorted(fused, key=lambda f: (-f.score, f.candidate.path)))
+
+
+# -- unanimity (more) ------------------------------------------------------------------------
+
+
+@mutant(
+    "unan-needs-all-three",
+    "UNAN-3",
+    "the shortcut fires only when all three top positions agree (unanimity read literally)",
+)
+def _unan_all_three() -> None:
+    u = _mod("reference.unanimity")
+    original = u.check
+
+    def check(bm25_ids: Sequence[str], vector_ids: Sequence[str]) -> Any:
+        result = original(bm25_ids, vector_ids)
+        return replace(result, fired=result.agreements > 2)
+
+    swap(u, "check", check)
+
+
+@mutant(
+    "unan-ids-deduplicated",
+    "UNAN-5",
+    "each leg's ids are deduplicated (first occurrence kept) before positions are compared",
+)
+def _unan_dedup() -> None:
+    u = _mod("reference.unanimity")
+    original = u.check
+
+    def check(bm25_ids: Sequence[str], vector_ids: Sequence[str]) -> Any:
+        return original(list(dict.fromkeys(bm25_ids)), list(dict.fromkeys(vector_ids)))
+
+    swap(u, "check", check)
+
+
+@mutant(
+    "unan-missing-leg-empty",
+    "UNAN-7",
+    "a missing leg in the `unanimity` input is read as an empty list, not invalid_input",
+)
+def _unan_missing_leg() -> None:
+    ops = _mod("conformance.adapters.ops.fusion")
+    original = ops._ids
+
+    def ids(inp: Any, name: str) -> Any:
+        return original(inp, name) if name in inp else []
+
+    set_attr(ops, "_ids", ids)
+
+
+@mutant(
+    "unan-votes-on-raw-answers",
+    "UNAN-1",
+    "the legs vote with the backends' raw answers, before a profile filters them and the leg is "
+    "cut to candidateK",
+)
+def _unan_raw_answers() -> None:
+    pipe = _mod("reference.pipeline")
+    raw: dict[tuple[str, tuple[str, ...]], list[str]] = {}
+    original_leg_search = pipe._Profiles.leg_search
+    original_voters = pipe.unanimity_voters
+    original_search = pipe.search
+
+    def leg_search(self: Any, leg: str, candidate_k: int, ask: Any) -> Any:
+        answers: list[list[str]] = []
+
+        def recording(n: int) -> Any:
+            hits = ask(n)
+            answers.append([c.id for c in hits])
+            return hits
+
+        inner = original_leg_search(self, leg, candidate_k, recording)
+
+        def run(limit: int) -> Any:
+            hits = inner(limit)
+            raw[(leg, tuple(c.id for c in hits))] = answers[-1]
+            return hits
+
+        return run
+
+    def voters(bm25: Any, vleg: Any) -> Any:
+        found = original_voters(bm25, vleg)
+        if found is None:
+            return None
+        return tuple(
+            raw.get((leg, tuple(ids)), ids)
+            for leg, ids in zip(("bm25", "vector"), found, strict=True)
+        )
+
+    def search(request: Any, backends: Any) -> Any:
+        raw.clear()
+        return original_search(request, backends)
+
+    set_attr(pipe._Profiles, "leg_search", leg_search)
+    swap(pipe, "unanimity_voters", voters)
+    swap(pipe, "search", search)

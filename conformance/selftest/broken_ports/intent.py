@@ -425,3 +425,52 @@ def _mode_auto_vector_error_flag() -> None:
         return results, trace
 
     swap(pipe, "search", search)
+
+
+@mutant(
+    "intent-sources-with-inline-flag",
+    "INTENT-2",
+    "a pattern with flags `i` is reported with the inline `(?i)` a Go or Java port compiles it "
+    "with, not the file's source verbatim",
+)
+def _intent_inline_flag() -> None:
+    i = _mod("reference.intent")
+
+    def patterns(name: str = "anchor") -> dict[str, str]:
+        t = i.table(name)
+        return {
+            p.name: ("(?i)" + p.source if p.flags == "i" else p.source)
+            for p in t.query_patterns + t.document_patterns
+        }
+
+    swap(i, "patterns", patterns)
+
+
+@mutant(
+    "intent-non-ascii-query-bypasses",
+    "INTENT-11",
+    "a language filter: a query with any non-ASCII character is taken as non-English and "
+    "detects no family",
+)
+def _intent_non_ascii_bypass() -> None:
+    i = _mod("reference.intent")
+    original = i.detect
+
+    def detect(query: str, name: str = "anchor") -> Any:
+        if any(ord(ch) > 0x7F for ch in query):
+            return i.Intent(False, False, "", name)
+        return original(query, name)
+
+    swap(i, "detect", detect)
+
+
+@mutant(
+    "intent-fold-simple-case-mapping",
+    "INTENT-12",
+    "the text is folded with simple case mapping (Go's strings.ToLower): U+0130 becomes a "
+    "plain i, so İdeas matches ideas",
+)
+def _intent_simple_fold() -> None:
+    i = _mod("reference.intent")
+    text = _mod("reference.text")
+    set_attr(i, "fold", lambda s: text.fold(s.replace("\u0130", "I")))

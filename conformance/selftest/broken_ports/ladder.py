@@ -287,3 +287,35 @@ def _ladder_force_refresh_empty() -> None:
         original(self, rung, expression, reason)
 
     set_attr(ladder._Walk, "skip", skip)
+
+
+def _replan(**fields: Any) -> None:
+    """Patch plan_ladder so that some rung expressions are built without the alias table."""
+    ladder = _mod("reference.ladder")
+    original = ladder.plan_ladder
+
+    def plan_ladder(query: str, aliases: Any, stopword_list: str = "anchor") -> Any:
+        plan = original(query, aliases, stopword_list)
+        bare = original(query, None, stopword_list)
+        return replace(plan, **{name: getattr(bare, name) for name in fields})
+
+    swap(ladder, "plan_ladder", plan_ladder)
+
+
+@mutant(
+    "ladder-initial-without-aliases",
+    "LADDER-7",
+    "the initial rung compiles the query without the alias table (aliases only loosen later rungs)",
+)
+def _ladder_initial_unaliased() -> None:
+    _replan(initial_expression=True)
+
+
+@mutant(
+    "ladder-sanitised-without-aliases",
+    "LADDER-10",
+    "refreshed_sanitised searches the sanitised words without alias expansion, like the "
+    "trigram rung's tokens",
+)
+def _ladder_sanitised_unaliased() -> None:
+    _replan(sanitised_expression=True)

@@ -206,3 +206,34 @@ def _metrics_missing_query_ignored() -> None:
         return replace(out, queries=rows, mean=mean)
 
     swap(m, "evaluate", evaluate)
+
+
+@mutant(
+    "metrics-default-k-10",
+    "METRIC-1",
+    "an absent k means 10 (the usual nDCG@10), not the seed's 5",
+)
+def _metrics_default_k_10() -> None:
+    set_attr(_mod("reference.metrics"), "DEFAULT_K", 10)
+
+
+@mutant(
+    "metrics-hit-whole-run",
+    "METRIC-9",
+    "hit@k looks at the whole run: a relevant document below rank k still counts as a hit",
+)
+def _metrics_hit_whole_run() -> None:
+    def fix(row: Any, ranked: Sequence[str], judgements: Mapping[str, int], k: int) -> Any:
+        found = any(judgements.get(doc, 0) > 0 for doc in ranked)
+        return replace(row, hit=1.0 if found else 0.0)
+
+    _metrics_rows(fix)
+
+
+@mutant(
+    "metrics-retrieved-before-dedupe",
+    "METRIC-13",
+    "a row's `retrieved` is the run's length as given, repeated ids included",
+)
+def _metrics_retrieved_raw() -> None:
+    _metrics_rows(lambda row, ranked, judgements, k: replace(row, retrieved=len(ranked)))

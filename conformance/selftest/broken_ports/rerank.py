@@ -203,3 +203,91 @@ def _rerank_text_summary_first() -> None:
         return result
 
     swap(m, "rerank_text", rerank_text)
+
+
+def _rewrap_outcome(change: Callable[[Sequence[Any], int, Any], Any]) -> None:
+    """Patch rerank_head so that `change(fused, top_n, outcome)` rewrites each outcome."""
+    rr = _mod("reference.rerank")
+    original = rr.rerank_head
+
+    def rerank_head(fused: Sequence[Any], top_n: int, *rest: Any) -> Any:
+        return change(fused, top_n, original(fused, top_n, *rest))
+
+    swap(rr, "rerank_head", rerank_head)
+
+
+@mutant(
+    "rerank-sent-lists-whole-list",
+    "RERANK-2",
+    "`sent` lists every fused id (the whole list goes to the reranker), not only the head",
+)
+def _rerank_sent_all() -> None:
+    _rewrap_outcome(
+        lambda fused, top_n, out: replace(out, sent=tuple(f.id for f in fused)) if out.sent else out
+    )
+
+
+@mutant(
+    "rerank-tail-ids-not-invented",
+    "RERANK-4",
+    "only ids absent from the whole fused list are invented; a returned tail id is dropped "
+    "silently",
+)
+def _rerank_tail_not_invented() -> None:
+    rr = _mod("reference.rerank")
+
+    def change(fused: Sequence[Any], top_n: int, out: Any) -> Any:
+        tail = {f.id for f in fused[rr.check_top_n(top_n) :]}
+        return replace(out, invented=tuple(i for i in out.invented if i not in tail))
+
+    _rewrap_outcome(change)
+
+
+@mutant(
+    "rerank-missing-after-tail",
+    "RERANK-11",
+    "head ids the reranker omitted are appended after the tail, so tail ids take head positions",
+)
+def _rerank_missing_after_tail() -> None:
+    def change(fused: Sequence[Any], top_n: int, out: Any) -> Any:
+        if not out.missing:
+            return out
+        missing = [f for f in out.items if f.id in set(out.missing)]
+        return replace(out, items=[f for f in out.items if f.id not in set(out.missing)] + missing)
+
+    _rewrap_outcome(change)
+
+
+@mutant(
+    "rerank-op-name-defaults-to-scripted",
+    "RERANK-12",
+    "the `rerank` operation's reranker name defaults to `scripted` as in `search` (BACKEND-39)",
+)
+def _rerank_op_name_default() -> None:
+    ops = _mod("conformance.adapters.ops.fusion")
+    original = ops._str
+
+    def read_str(inp: Any, name: str) -> Any:
+        if name == "name" and inp.get("name") is None:
+            return "scripted"
+        return original(inp, name)
+
+    set_attr(ops, "_str", read_str)
+
+
+@mutant(
+    "rerank-text-null-rejected",
+    "RERANK-15",
+    '`rerank_text` reads a field with get(name, ""), so a present null is not a string and '
+    "is rejected",
+)
+def _rerank_text_null_rejected() -> None:
+    ops = _mod("conformance.adapters.ops.fusion")
+    original = ops.optional
+
+    def optional(inp: Any, name: str, default: Any) -> Any:
+        if name in ("title", "summary", "content"):
+            return inp.get(name, default)
+        return original(inp, name, default)
+
+    set_attr(ops, "optional", optional)

@@ -210,3 +210,22 @@ def _non_finite_crash() -> None:
         return output
 
     _wrap_every_handler(crash_on_overflow)
+
+
+@mutant(
+    "vector-similarity-float32",
+    "TEXT-13",
+    "the similarity is computed in single precision (a Float32Array port): within 1e-7 of the "
+    "binary64 value, which a tolerant comparator would pass",
+)
+def _similarity_float32() -> None:
+    import struct
+
+    vector = _mod("reference.backends.vector")
+    original = vector.similarity_float
+
+    def similarity_float(dot: int, query_norm2: int, chunk_norm2: int) -> float:
+        value = original(dot, query_norm2, chunk_norm2)
+        return float(struct.unpack("<f", struct.pack("<f", value))[0])
+
+    swap(vector, "similarity_float", similarity_float)
