@@ -16,12 +16,14 @@ stage); importing this package registers them all."""
 from conformance.selftest.broken_ports import (  # noqa: F401  (registers)
     backends,
     fanout,
+    fanout_derived,
     fusion,
     graph,
     intent,
     ladder,
     metrics,
     pipeline,
+    pipeline_modes,
     profile_bm25_okapi,
     profile_bm25_okapi_pipeline,
     profile_engram,
@@ -39,6 +41,7 @@ from conformance.selftest.broken_ports import (  # noqa: F401  (registers)
     query,
     rerank,
     text,
+    trace,
     trigram,
 )
 from conformance.selftest.broken_ports.patching import (
