@@ -18,6 +18,7 @@ from conformance.selftest.broken_ports import (  # noqa: F401  (registers)
     backends_chunker,
     backends_stores,
     fanout,
+    fanout_derived,
     fusion,
     graph,
     intent,
@@ -25,6 +26,7 @@ from conformance.selftest.broken_ports import (  # noqa: F401  (registers)
     metrics,
     operations,
     pipeline,
+    pipeline_modes,
     profile_bm25_okapi,
     profile_bm25_okapi_pipeline,
     profile_engram,
@@ -43,6 +45,7 @@ from conformance.selftest.broken_ports import (  # noqa: F401  (registers)
     query_scan,
     rerank,
     text,
+    trace,
     trigram,
 )
 from conformance.selftest.broken_ports.patching import (
