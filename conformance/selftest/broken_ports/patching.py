@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import copy
+import datetime
 import importlib
 import pkgutil
 import sys
@@ -10,6 +11,11 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from types import ModuleType
 from typing import Any
+
+#: The day a broken port that "reads the wall clock" sees: pinned, so that the gate's verdicts
+#: and killer counts do not depend on the day it runs (a real clock would agree with a case's
+#: `now` or `questionDate` on that case's day). No golden case uses this day.
+WALL_CLOCK_DAY = datetime.date(2031, 7, 15)
 
 #: Modules whose names a mutant may rebind (the reference and the reference adapter's handlers).
 _PATCHABLE = ("reference", "conformance.adapters.ops")

@@ -10,6 +10,7 @@ from types import ModuleType
 from typing import Any
 
 from conformance.selftest.broken_ports.patching import (
+    WALL_CLOCK_DAY,
     _mod,
     mutant,
     set_attr,
@@ -227,9 +228,7 @@ def _engram_clock() -> None:
 
     def parse(obj: Any, where: str, allowed: Any) -> Any:
         if obj.get("now") is None:
-            import datetime
-
-            obj = {**obj, "now": datetime.datetime.now(datetime.UTC).strftime("%Y-%m-%d")}
+            obj = {**obj, "now": WALL_CLOCK_DAY.isoformat()}
         return original(obj, where, allowed)
 
     swap(o, "parse", parse)

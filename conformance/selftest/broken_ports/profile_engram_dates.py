@@ -8,7 +8,7 @@ from dataclasses import replace
 from types import ModuleType
 from typing import Any
 
-from conformance.selftest.broken_ports.patching import _mod, mutant, swap
+from conformance.selftest.broken_ports.patching import WALL_CLOCK_DAY, _mod, mutant, swap
 
 
 def _engram(module: str) -> ModuleType:
@@ -109,9 +109,7 @@ def _engram_proximity_one_day() -> None:
 @mutant("engram-resolve-against-clock", "ENGRAM-8",
         "relative days (yesterday, last week) resolved against the wall clock's day, not now's")
 def _engram_resolve_against_clock() -> None:
-    import datetime
-
     d = _engram("dates")
     original = d.query_days
-    today = datetime.datetime.now(datetime.UTC).strftime("%Y-%m-%d")
+    today = WALL_CLOCK_DAY.isoformat()
     swap(d, "query_days", lambda query, now: original(query, today))

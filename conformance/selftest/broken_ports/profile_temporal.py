@@ -9,6 +9,7 @@ from dataclasses import replace
 from typing import Any
 
 from conformance.selftest.broken_ports.patching import (
+    WALL_CLOCK_DAY,
     _mod,
     mutant,
     set_attr,
@@ -75,8 +76,7 @@ def _temporal_wall_clock() -> None:
     def parse(value: str) -> int | None:
         day = original(value)
         if day is None:
-            today = datetime.datetime.now(datetime.UTC).date()
-            day = today.toordinal() - datetime.date(1970, 1, 1).toordinal()
+            day = WALL_CLOCK_DAY.toordinal() - datetime.date(1970, 1, 1).toordinal()
         return int(day)
 
     set_attr(exp, "parse_question_date", parse)
