@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import copy
+import dataclasses
 import datetime
 import importlib
 import pkgutil
@@ -131,3 +132,12 @@ def _trace_member_always(member: str, value: Any) -> None:
         return results, trace
 
     swap(pipe, "search", search)
+
+
+def replace_hooks(package: str, *holders: str, **changes: Any) -> None:
+    """Replace hooks of a profile's `PIPELINE` (a frozen dataclass of functions, PIPE-11) in
+    `package` and in every module of `holders` that imported it by name."""
+    pipeline = _mod(package).PIPELINE
+    hooks = dataclasses.replace(pipeline, **changes)
+    for name in (package, *holders):
+        set_attr(_mod(name), "PIPELINE", hooks)

@@ -3,11 +3,10 @@
 
 from __future__ import annotations
 
-from dataclasses import replace
 from types import ModuleType
 from typing import Any
 
-from conformance.selftest.broken_ports.patching import _mod, mutant, set_attr
+from conformance.selftest.broken_ports.patching import _mod, mutant, replace_hooks, set_attr
 
 
 def _pipeline() -> ModuleType:
@@ -15,10 +14,8 @@ def _pipeline() -> ModuleType:
 
 
 def _replace_hooks(**changes: Any) -> None:
-    pkg = _mod("reference.profiles.bm25_okapi")
-    hooks = replace(pkg.PIPELINE, **changes)
-    set_attr(pkg, "PIPELINE", hooks)
-    set_attr(_pipeline(), "PIPELINE", hooks)
+    replace_hooks("reference.profiles.bm25_okapi", "reference.profiles.bm25_okapi.pipeline",
+                  **changes)
 
 
 @mutant(
@@ -78,12 +75,6 @@ def _okapi_first_answer_only() -> None:
     _replace_hooks(filter_leg=filter_leg)
 
 
-def _okapi_hooks(**changes: Any) -> None:
-    package = _mod("reference.profiles.bm25_okapi")
-    pipeline = _mod("reference.profiles.bm25_okapi.pipeline")
-    hooks = replace(pipeline.PIPELINE, **changes)
-    set_attr(package, "PIPELINE", hooks)
-    set_attr(pipeline, "PIPELINE", hooks)
 
 
 @mutant("okapi-default-size-eight", "OKAPI-16", "the profile cuts the results to the seed's 8")
@@ -91,12 +82,12 @@ def _okapi_default_eight() -> None:
     def after_rerank(call: Any, query: str, entries: Any, outcome: str) -> Any:
         return [item_id for item_id, _ in entries[:8]]
 
-    _okapi_hooks(after_rerank=after_rerank)
+    _replace_hooks(after_rerank=after_rerank)
 
 
 @mutant("okapi-hyde-ignored", "OKAPI-17", "the document is accepted but the query is embedded")
 def _okapi_hyde_ignored() -> None:
-    _okapi_hooks(vector_query=None)
+    _replace_hooks(vector_query=None)
 
 
 @mutant(
@@ -109,7 +100,7 @@ def _okapi_hyde_everywhere() -> None:
         hypothetical = call.options.hypothetical
         return query if hypothetical is None else str(hypothetical)
 
-    _okapi_hooks(rewrite_query=rewrite_query)
+    _replace_hooks(rewrite_query=rewrite_query)
 
 
 @mutant(
@@ -127,7 +118,7 @@ def _okapi_hyde_not_normalised() -> None:
             return original({**obj, "hypotheticalDocument": None})
         return original(obj)
 
-    _okapi_hooks(parse_request=parse_request)
+    _replace_hooks(parse_request=parse_request)
 
 
 @mutant(

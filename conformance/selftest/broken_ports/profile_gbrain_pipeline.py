@@ -10,6 +10,7 @@ from typing import Any
 from conformance.selftest.broken_ports.patching import (
     _mod,
     mutant,
+    replace_hooks,
     set_attr,
     swap,
 )
@@ -20,9 +21,7 @@ def _gbrain(name: str) -> ModuleType:
 
 
 def _gbrain_hooks(**changes: Any) -> None:
-    """Replace hooks of the gbrain PIPELINE (the dataclass holds the functions themselves)."""
-    package = _mod("reference.profiles.gbrain")
-    set_attr(package, "PIPELINE", replace(package.PIPELINE, **changes))
+    replace_hooks("reference.profiles.gbrain", **changes)
 
 
 @mutant(
