@@ -3,7 +3,8 @@ package hrc
 // Growth checks (issue 29, item 1): the pattern-driven parsers stay near-linear in their
 // input. Each test times two input sizes and compares the ratio, never an absolute time: a
 // linear step costs about factor times more on factor times the input, a quadratic one
-// factor squared; the bound is 2 x factor. Each size keeps the fastest of a few repetitions.
+// factor squared; the bound is 2 x factor. Each size keeps the fastest of a few repetitions,
+// each repetition long enough (5 ms of CPU for the small size) to be above the clock's noise.
 
 import (
 	"fmt"
@@ -29,10 +30,25 @@ func fastest(run func(), reps int) time.Duration {
 	return best
 }
 
+// repeated runs a step k times: a step of a few microseconds is below the clock's noise, so
+// both sizes are timed over the k that makes the small one last at least 5 ms.
+func repeated(run func(), k int) func() {
+	return func() {
+		for i := 0; i < k; i++ {
+			run()
+		}
+	}
+}
+
 func assertLinear(t *testing.T, make func(n int) func(), small, factor int, what string) {
 	t.Helper()
-	little := max(fastest(make(small), 3), time.Microsecond)
-	large := fastest(make(factor*small), 3)
+	smallRun, largeRun := make(small), make(factor*small)
+	k := 1
+	for k < 1<<20 && fastest(repeated(smallRun, k), 1) < 5*time.Millisecond {
+		k *= 4
+	}
+	little := max(fastest(repeated(smallRun, k), 3), time.Microsecond)
+	large := fastest(repeated(largeRun, k), 3)
 	ratio := float64(large) / float64(little)
 	if ratio >= float64(2*factor) {
 		t.Errorf("%s: %dx the input took %.1fx the time", what, factor, ratio)
