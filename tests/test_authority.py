@@ -22,7 +22,7 @@ from conformance.reports.report import clause_list
 from reference.data import kit_root
 
 SPEC = kit_root() / "spec"
-DECISION_ROW = re.compile(r"^\| (D[0-9]+) \|", re.M)
+DECISION_ROW = re.compile(r"^\| ([A-Z][0-9]+) \|", re.M)
 
 
 # -- the index equals the spec text ----------------------------------------------------------
@@ -45,15 +45,23 @@ def test_every_clause_has_exactly_one_valid_tag_and_the_index_equals_the_text() 
 
 def test_each_definition_line_has_one_tag_right_after_its_id() -> None:
     """A second bracket tag, or a tag elsewhere on the line, is not an authority tag."""
-    twice = re.compile(r"^\s*- \*\*[A-Z]+-[0-9]+\*\* \[[^\]]*\] \[(seed:|anchor|kit)", re.M)
+    twice = re.compile(r"^\s*- \*\*[A-Z]+-[0-9]+\*\* \[[^\]]*\] \[(seed:|anchor|code:|kit)", re.M)
     for path in sorted(SPEC.glob("*.md")) + sorted(SPEC.glob("profiles/*.md")):
         assert not twice.search(path.read_text(encoding="utf-8")), path.name
 
 
+def _decision_rows(path: Path) -> list[str]:
+    """The rows of a decisions table (`| Dn | …` in spec/README.md, `| Gn | …` in a chapter)."""
+    text = path.read_text(encoding="utf-8")
+    return [line for line in text.splitlines() if DECISION_ROW.match(line)]
+
+
 def test_kit_decisions_named_in_tags_are_rows_of_the_decisions_table() -> None:
-    """`[kit, Dn]` names a decision of spec/README.md's table; every row has the six columns."""
-    readme = (SPEC / "README.md").read_text(encoding="utf-8")
-    rows = [line for line in readme.splitlines() if DECISION_ROW.match(line)]
+    """`[kit, Dn]` names a decision of spec/README.md's table, `[kit, Xn]` in a profile chapter
+    one of that chapter's table (PROFILE-7); every row has the six columns."""
+    rows = _decision_rows(SPEC / "README.md")
+    for chapter in sorted(SPEC.glob("profiles/*.md")):
+        rows += _decision_rows(chapter)
     ids = {DECISION_ROW.match(row).group(1) for row in rows}  # type: ignore[union-attr]
     for row in rows:
         cells = re.split(r"(?<!\\)\|", row.strip())[1:-1]
@@ -61,20 +69,37 @@ def test_kit_decisions_named_in_tags_are_rows_of_the_decisions_table() -> None:
         allowed, status = cells[4].strip(), cells[5].strip()
         if status.startswith("kept"):  # a kept decision names the allowance that permits it
             assert re.match(r"\((a|b|c)\)", allowed), row
-    named = {t.decision for t in authority.spec_tags(SPEC).values() if t.decision}
+    tags = authority.spec_tags(SPEC).values()
+    named = {t.decision for t in tags if t.decision}
     assert named and named <= ids, sorted(named - ids)
+    for tag in tags:  # a profile's own decision is named only by that profile's chapter
+        if tag.decision and not tag.decision.startswith("D"):
+            assert tag.decision in {DECISION_ROW.match(r).group(1)  # type: ignore[union-attr]
+                                    for r in _decision_rows(SPEC / tag.file)}, tag
+
+
+def test_a_code_tag_is_used_only_in_its_own_profile_chapter() -> None:
+    """PROFILE-7: `[code:NAME]` is the second authority of profile NAME alone; the core and
+    the other profiles cannot cite a system's code."""
+    for tag in authority.spec_tags(SPEC).values():
+        if authority.family(tag.authority) == "code":
+            name = tag.authority.split(":", 1)[1]
+            assert tag.file == f"profiles/{name}.md", tag
 
 
 @pytest.mark.parametrize(
     ("body", "expected"),
-    [("anchor", ("anchor", None)), ("seed:004", ("seed:004", None)), ("kit, D12", ("kit", "D12"))],
+    [("anchor", ("anchor", None)), ("seed:004", ("seed:004", None)), ("kit, D12", ("kit", "D12")),
+     ("code:engram", ("code:engram", None)), ("code:gbrain", ("code:gbrain", None)),
+     ("kit, G1", ("kit", "G1"))],
 )
 def test_parse_tag_accepts_the_shared_format(body: str, expected: tuple[str, str | None]) -> None:
     assert authority.parse_tag(body) == expected
 
 
 @pytest.mark.parametrize(
-    "body", ["Kit", "seed:005", "seed", "anchor, D1", "kit, 12", "kit, D1, D2", ""]
+    "body", ["Kit", "seed:005", "seed", "anchor, D1", "kit, 12", "kit, D1, D2", "",
+             "code", "code:", "code:lucene", "code:engram, D1", "kit, g1"]
 )
 def test_parse_tag_refuses_anything_else(body: str) -> None:
     with pytest.raises(ValueError):
@@ -112,7 +137,8 @@ def test_a_malformed_index_is_refused(tmp_path: Path) -> None:
 
 # -- counting --------------------------------------------------------------------------------
 
-INDEX = {"A-1": "seed:000", "A-2": "seed:002", "B-1": "anchor", "C-1": "kit"}
+INDEX = {"A-1": "seed:000", "A-2": "seed:002", "B-1": "anchor", "C-1": "kit",
+         "E-1": "code:engram", "G-1": "code:gbrain"}
 
 
 def test_tally_counts_a_case_under_every_authority_it_cites() -> None:
@@ -132,6 +158,29 @@ def test_tally_counts_a_case_under_every_authority_it_cites() -> None:
         "anchor": {"passed": 1, "total": 2},
         "kit": {"passed": 1, "total": 2},
     }
+
+
+def test_tally_counts_a_system_code_under_code_and_under_its_own_name() -> None:
+    """PROTO-48, PROFILE-7: `code` appears once a judged case cites a system's code, with one
+    entry per system cited, after the anchor and before the kit."""
+    judged = [(["E-1", "C-1"], True), (["G-1"], False), (["E-1", "G-1"], True)]
+    counts = authority.tally(judged, INDEX)
+    assert counts == {
+        "seed": {"passed": 0, "total": 0},
+        "anchor": {"passed": 0, "total": 0},
+        "code": {"passed": 2, "total": 3},
+        "code:engram": {"passed": 2, "total": 2},
+        "code:gbrain": {"passed": 1, "total": 2},
+        "kit": {"passed": 1, "total": 1},
+    }
+    assert list(counts) == ["seed", "anchor", "code", "code:engram", "code:gbrain", "kit"]
+    assert authority.summary_line(counts) == "authority: code 2/3, kit 1/1"
+    assert authority.selects("code", ["E-1"], INDEX)
+    assert authority.selects("code:gbrain", ["G-1"], INDEX)
+    assert not authority.selects("code:engram", ["G-1", "C-1"], INDEX)
+    authority.check_selector("code:engram")
+    with pytest.raises(ValueError, match="unknown authority 'code:lucene'"):
+        authority.check_selector("code:lucene")
 
 
 def test_summary_line_groups_thousands_and_leaves_out_empty_families() -> None:

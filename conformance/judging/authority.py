@@ -1,4 +1,5 @@
-"""Who decided each clause: the seed, the anchor or the kit (spec/README.md "Authority").
+"""Who decided each clause: the seed, the anchor, a system's code or the kit (spec/README.md
+"Authority").
 
 Every clause definition carries its authority right after its bold id (`- **RRF-2** [anchor]`,
 `- **RRF-6** [kit, D1]`); `spec/authority.json` is the same map, machine-readable, and a test
@@ -19,14 +20,18 @@ from conformance.judging.clauses import defined_clauses
 
 INDEX_FILE = "authority.json"
 SEEDS: tuple[str, ...] = tuple(f"seed:{n:03d}" for n in range(5))
-#: Every authority a clause may have, highest first (seed > anchor > kit).
-AUTHORITIES: tuple[str, ...] = (*SEEDS, "anchor", "kit")
-#: The three families the run summary counts, in order of authority.
-FAMILIES: tuple[str, ...] = ("seed", "anchor", "kit")
+#: A profile's second authority: its system's public code at a pinned commit (spec/profiles.md,
+#: PROFILE-7). GenieHelper and nexusAI have no public code, so their profiles have none.
+CODES: tuple[str, ...] = ("code:engram", "code:gbrain")
+#: Every authority a clause may have, highest first: a seed, then the anchor (core) or the
+#: system's code (a profile), then the kit.
+AUTHORITIES: tuple[str, ...] = (*SEEDS, "anchor", *CODES, "kit")
+#: The four families the run summary counts, in order of authority.
+FAMILIES: tuple[str, ...] = ("seed", "anchor", "code", "kit")
 SELECT_PREFIX = "authority:"
 #: A definition line and the bracket right after its bold id, if any.
 _TAGGED = re.compile(r"^[ \t]*-[ \t]+\*\*([A-Z]+-[0-9]+)\*\*(?:[ \t]+\[([^\]\n]*)\])?", re.M)
-_DECISION = re.compile(r"D[0-9]+")
+_DECISION = re.compile(r"[A-Z][0-9]+")
 
 
 class AuthorityError(ValueError):
@@ -45,8 +50,8 @@ class Tag:
 
 
 def family(authority: str) -> str:
-    """`seed:002` -> `seed`; `anchor` and `kit` are their own family."""
-    return "seed" if authority.startswith("seed:") else authority
+    """`seed:002` -> `seed`, `code:gbrain` -> `code`; `anchor` and `kit` are their own family."""
+    return authority.split(":", 1)[0]
 
 
 def parse_tag(body: str) -> tuple[str, str | None]:
@@ -75,7 +80,7 @@ def spec_tags(spec_dir: Path | None = None) -> dict[str, Tag]:
             line = text.count("\n", 0, match.start()) + 1
             if body is None:
                 raise AuthorityError(f"{name}:{line}: clause {cid} has no authority tag "
-                                     "(`- **ID** [seed:00N|anchor|kit]`)")
+                                     "(`- **ID** [seed:00N|anchor|code:NAME|kit]`)")
             try:
                 authority, decision = parse_tag(body)
             except ValueError as exc:
@@ -123,15 +128,17 @@ def of_clauses(clauses: Iterable[str], index: Mapping[str, str]) -> set[str]:
 
 
 def check_selector(value: str) -> None:
-    """`authority:VALUE` names a family or one seed; raises ValueError otherwise."""
-    if value not in FAMILIES and value not in SEEDS:
+    """`authority:VALUE` names a family, one seed or one system's code; raises ValueError
+    otherwise."""
+    known = FAMILIES + SEEDS + CODES
+    if value not in known:
         raise ValueError(f"unknown authority {value!r} in --select "
-                         f"'{SELECT_PREFIX}{value}' (one of {', '.join(FAMILIES + SEEDS)})")
+                         f"'{SELECT_PREFIX}{value}' (one of {', '.join(known)})")
 
 
 def selects(value: str, clauses: Iterable[str], index: Mapping[str, str]) -> bool:
     """A case is selected by `authority:VALUE` when one clause it cites has that authority
-    (`seed` is any seed)."""
+    (`seed` is any seed, `code` any system's code)."""
     found = of_clauses(clauses, index)
     return any(a == value or family(a) == value for a in found)
 
@@ -141,24 +148,27 @@ def tally(
 ) -> dict[str, dict[str, int]]:
     """Per authority, `{passed, total}` over judged cases, given as (cited clauses, passed).
 
-    A case counts once under each family (`seed`, `anchor`, `kit`) and once under each seed
-    its cited clauses have, so one case can count under several (PROTO-48). The three
-    families are always present; a seed only when some case counts under it.
+    A case counts once under each family (`seed`, `anchor`, `code`, `kit`) and once under each
+    seed and each system's code its cited clauses have, so one case can count under several
+    (PROTO-48). `seed`, `anchor` and `kit` are always present; `code`, a seed or a system's
+    code only when some case counts under it.
     """
-    out: dict[str, dict[str, int]] = {name: {"passed": 0, "total": 0} for name in FAMILIES}
+    out: dict[str, dict[str, int]] = {name: {"passed": 0, "total": 0}
+                                      for name in FAMILIES if name != "code"}
     for clauses, passed in judged:
         found = of_clauses(clauses, index)
-        for name in {family(a) for a in found} | {a for a in found if a in SEEDS}:
+        for name in {family(a) for a in found} | {a for a in found if a in SEEDS + CODES}:
             entry = out.setdefault(name, {"passed": 0, "total": 0})
             entry["total"] += 1
             entry["passed"] += passed
-    order = {name: i for i, name in enumerate((*FAMILIES[:1], *SEEDS, *FAMILIES[1:]))}
+    order = {name: i for i, name in
+             enumerate(("seed", *SEEDS, "anchor", "code", *CODES, "kit"))}
     return {name: out[name] for name in sorted(out, key=order.__getitem__)}
 
 
 def summary_line(counts: Mapping[str, Mapping[str, int]]) -> str:
-    """`authority: seed 412/412, anchor 1,020/1,033, kit 360/401` (families with a judged
-    case only), or "" when no judged case cites a clause of the index."""
+    """`authority: seed 412/412, anchor 1,020/1,033, code 80/80, kit 360/401` (families with
+    a judged case only), or "" when no judged case cites a clause of the index."""
     parts = [f"{name} {counts[name]['passed']:,}/{counts[name]['total']:,}"
              for name in FAMILIES if counts.get(name, {}).get("total")]
     return f"authority: {', '.join(parts)}" if parts else ""
