@@ -54,7 +54,8 @@ def register(subparsers: Any) -> None:
         default=[],
         metavar="PATTERN",
         help="case id, id glob, id prefix, tag, stage, op, clause id or authority:NAME "
-        "(seed, seed:000..seed:004, anchor, code, code:engram, code:gbrain, kit; repeatable; any matches)",
+        "(seed, seed:000..seed:004, anchor, code, code:engram, code:gbrain, kit; "
+        "repeatable; any matches)",
     )
     p.add_argument("--golden", type=Path, metavar="DIR", help="golden case directory")
     p.add_argument("--report-json", type=Path, metavar="PATH", help="write the JSON report")
