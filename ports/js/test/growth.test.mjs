@@ -17,7 +17,7 @@ const repeat = (fn, unit) => (n) => {
 for (const unit of ['[[a]] ', '[x](a) ', '[[a]]. founded ', '[a](b) worked at [[c|d]] ']) {
   test(`GBRAIN-8: link extraction is linear in links per line (${unit})`, () => {
     // One line, so every link shares a sentence window: re-tokenising it per link was quadratic.
-    assertLinear(repeat((s) => extractLinks('p.md', s), unit), Math.floor(1500 / unit.length) * 6, unit);
+    assertLinear(repeat((s) => extractLinks('p.md', s), unit), Math.floor(1500 / unit.length) * 2, unit);
   });
 }
 
@@ -28,7 +28,7 @@ test('GBRAIN-4: code span blanking is linear in unclosed backtick runs', () => {
     for (let k = 1; k < Math.floor(Math.sqrt(2 * n)); k++) line += '`'.repeat(k) + ' ';
     return () => blankLine(line);
   };
-  assertLinear(make, 4000, 'unclosed backtick runs', 16);
+  assertLinear(make, 4000, 'unclosed backtick runs');
 });
 
 const parsers = {
@@ -42,7 +42,7 @@ const parsers = {
 for (const [name, fn] of Object.entries(parsers)) {
   test(`${name} is linear in query length`, () => {
     for (const unit of ['3 days ago ', 'last monday ', '2026-01-01 ', 'did i bought ', '1 ', '  ']) {
-      assertLinear(repeat(fn, unit), Math.floor(40000 / unit.length), `${name} on ${JSON.stringify(unit)}`);
+      assertLinear(repeat(fn, unit), Math.floor(10000 / unit.length), `${name} on ${JSON.stringify(unit)}`);
     }
   });
 }
@@ -61,5 +61,5 @@ test('BACKEND-11: removing documents from the index is linear in removals', () =
       index.close();
     };
   };
-  assertLinear(make, 2000, 'removing documents');
+  assertLinear(make, 400, 'removing documents');
 });
