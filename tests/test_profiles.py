@@ -107,6 +107,33 @@ def test_profile_without_a_versioned_chapter_is_rejected(tmp_path: Path) -> None
         _load(kit)
 
 
+def test_a_standalone_profile_case_may_not_call_a_core_operation(tmp_path: Path) -> None:
+    """PROFILE-8 Without `Profile kind: **extension**.` a profile is standalone: a case of it
+    that calls a core operation is refused at load, with the file and the case; with the line,
+    the same case loads."""
+    kit = _copy_kit(tmp_path)
+    chapter = kit / "spec/profiles/echo.md"
+    text = chapter.read_text(encoding="utf-8")
+    assert profiles.kind(kit / "spec", "echo") == profiles.EXTENSION
+    chapter.write_text(text.replace("Profile kind: **extension**.\n", ""), encoding="utf-8")
+    assert profiles.kind(kit / "spec", "echo") == profiles.STANDALONE
+    with pytest.raises(CaseFileError, match=r"core-op\.yaml.*profiles/echo/core-op/length.*"
+                       r"core operation 'length' in standalone profile 'echo'"):
+        _load(kit)
+    chapter.write_text(text.replace("extension", "standalone"), encoding="utf-8")
+    with pytest.raises(CaseFileError, match="PROFILE-8"):
+        _load(kit)
+
+
+def test_the_shipped_profiles_kinds() -> None:
+    """PROFILE-8 temporal (the anchor's own) extends the core; every seed system's profile
+    stands alone."""
+    spec = Path(__file__).resolve().parents[1] / "spec"
+    kinds = {name: profiles.kind(spec, name) for name in profiles.chapter_versions(spec)}
+    assert kinds == {"temporal": "extension", "engram": "standalone", "gbrain": "standalone",
+                     "bm25-okapi": "standalone", "scoped-fusion": "standalone"}
+
+
 def test_profile_names_are_lowercase_words() -> None:
     """PROFILE-1 Names are lowercase ASCII words joined by '-', so they fit ids and op names."""
     assert profiles.NAME.fullmatch("temporal-expansion")

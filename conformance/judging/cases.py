@@ -425,7 +425,7 @@ def _check_absent(raw: dict[str, Any], where: str) -> None:
 def _checked_requires(
     op: str, raw: dict[str, Any], profile: str | None, data_dir: Path, where: str
 ) -> tuple[str, ...]:
-    """The case's `requires`, checked against its input and its place (PROTO-27, PROFILE-3/4).
+    """The case's `requires`, checked against its input and its place (PROTO-27, PROFILE-3/4/8).
 
     A profile case gets `profile:NAME` added here, never by hand; a core case may not name a
     profile, a profile operation or a `profiles/` id.
@@ -441,6 +441,17 @@ def _checked_requires(
             problems.append(f"a case of profile {profile!r} needs an id 'profiles/{profile}/...'")
         if op_owner is not None and op_owner != profile:
             problems.append(f"operation {op!r} belongs to profile {op_owner!r}, not {profile!r}")
+        elif op_owner is None:
+            try:
+                standalone = profiles.kind(data_dir.parent, profile) == profiles.STANDALONE
+            except profiles.ProfileError as exc:
+                problems.append(str(exc))
+            else:
+                if standalone:
+                    problems.append(
+                        f"core operation {op!r} in standalone profile {profile!r}: its cases "
+                        f"call only '{profile}.*' operations (PROFILE-8)"
+                    )
         own = profiles.capability(profile)
         if own not in requires:
             requires.append(own)

@@ -18,6 +18,10 @@ PROFILES_DIR = "profiles"
 CAPABILITY_PREFIX = "profile:"
 NAME = re.compile(r"[a-z][a-z0-9]*(?:-[a-z0-9]+)*")
 VERSION_LINE = re.compile(r"^Profile version \*\*([0-9]+\.[0-9]+\.[0-9]+)\*\*", re.MULTILINE)
+#: PROFILE-8: an extension profile says so in its chapter; a profile without the line is standalone.
+KIND_LINE = re.compile(r"^Profile kind: \*\*(standalone|extension)\*\*", re.MULTILINE)
+STANDALONE = "standalone"
+EXTENSION = "extension"
 
 
 class ProfileError(ValueError):
@@ -65,6 +69,18 @@ def version(spec_dir: Path, name: str) -> str:
     if found is None:
         raise ProfileError(f"{path}: no line `Profile version **X.Y.Z**.`")
     return found.group(1)
+
+
+def kind(spec_dir: Path, name: str) -> str:
+    """`standalone` or `extension` (PROFILE-8), from the chapter's `Profile kind` line.
+
+    A standalone profile's cases call only its own operations; an extension's may call the
+    core's. A chapter without the line is standalone, the stricter reading. Raises
+    ProfileError as `version` does, so a missing chapter is reported as such.
+    """
+    version(spec_dir, name)
+    found = KIND_LINE.search(chapter(spec_dir, name).read_text(encoding="utf-8"))
+    return found.group(1) if found else STANDALONE
 
 
 def major(semver: str) -> str:
