@@ -3,12 +3,12 @@
     python benchmarks/bm25_okapi.py [--sizes 10000 100000] [--queries 100]
 
 For each size, one fixed-seed synthetic corpus (benchmarks/_corpus.py) is indexed on disk;
-the okapi tables are built by the same `sync` that `hrc index` runs (OKAPI-15). Each query
+the okapi tables are built by `sync` (reference/profiles/bm25_okapi/sqlite_index.py). Each query
 (two mid-frequency words) is then answered in the same run, one after the other, by
 - `fts5`: SQLite's bm25() ordering every match (`search_bm25_scored` with no effective limit),
 - `okapi tables`: every chunk holding a query word, scored and ranked from the okapi tables,
-- `fts5 + okapi rerank`: the pipeline's way (OKAPI-14): the fts5 search, then its matches
-  re-ranked by their Okapi scores (`score_ids`),
+- `fts5 + okapi rerank`: profile 1.x's core-search hook (retired in 2.0.0): the fts5 search,
+  then its matches re-ranked by their Okapi scores (`score_ids`),
 and the table prints p50/p95 in ms with the ratio to fts5, plus how far the two rankings
 agree (candidates FTS5 matches that Okapi scores, and the overlap of the top 10).
 """

@@ -16,7 +16,7 @@ import sys
 from collections.abc import Callable
 from typing import Any
 
-from conformance.common import errors
+from conformance.common import errors, signals
 
 #: (module, sub-commands it is expected to provide), in help order.
 SUBCOMMAND_MODULES: list[tuple[str, tuple[str, ...]]] = [
@@ -36,11 +36,22 @@ SUBCOMMAND_MODULES: list[tuple[str, tuple[str, ...]]] = [
 ]
 
 
+#: What to install when a command's module needs a library the plain install lacks.
+TEST_EXTRA_HINT = ("install the kit's test extra: pip install 'PATH/TO/KIT[test]' "
+                   "(in a clone: pip install -e '.[test]')")
+
+
+def unavailable_reason(module: str, error: BaseException) -> str:
+    """Why a command cannot run, with what to install when a library is missing (issue 38:
+    `hrc --help` said `properties (unavailable …)` without saying what to do)."""
+    if isinstance(error, ModuleNotFoundError) and error.name:
+        return f"needs the {error.name.split('.')[0]} library; {TEST_EXTRA_HINT}"
+    return f"cannot import {module}: {type(error).__name__}: {error}"
+
+
 def _unavailable(module: str, error: BaseException) -> Callable[[argparse.Namespace], int]:
     def handler(args: argparse.Namespace) -> int:
-        return errors.emit(
-            args.command, f"unavailable: cannot import {module}: {type(error).__name__}: {error}"
-        )
+        return errors.emit(args.command, f"unavailable: {unavailable_reason(module, error)}")
 
     handler.accepts_any_arguments = True  # type: ignore[attr-defined]
     return handler
@@ -72,7 +83,7 @@ def build_parser() -> argparse.ArgumentParser:
                 if command in subparsers.choices:
                     continue
                 sub = subparsers.add_parser(
-                    command, help=f"(unavailable: {module_name} failed to import)"
+                    command, help=f"(unavailable: {unavailable_reason(module_name, exc)})"
                 )
                 sub.set_defaults(func=_unavailable(module_name, exc))
             continue
@@ -86,6 +97,7 @@ def main(argv: list[str] | None = None) -> int:
     handler: Callable[[argparse.Namespace], int] = args.func
     if unknown and not getattr(handler, "accepts_any_arguments", False):
         return errors.emit(args.command, f"unrecognized arguments: {' '.join(unknown)}")
+    restore = signals.install()  # PROTO-51: SIGTERM and SIGHUP end a command as Ctrl-C does
     try:
         status = handler(args)
         sys.stdout.flush()  # a full disk shows here, as one line (PROTO-44)
@@ -97,8 +109,10 @@ def main(argv: list[str] | None = None) -> int:
     except OSError as exc:  # a full disk, an output that vanished: one line (PROTO-44)
         return errors.emit(args.command, errors.os_message(exc))
     except KeyboardInterrupt:
-        print("hrc: interrupted", file=sys.stderr)
-        return 130
+        print(f"hrc: interrupted ({signals.cause()})", file=sys.stderr)
+        return signals.exit_status()
+    finally:
+        restore()
 
 
 if __name__ == "__main__":

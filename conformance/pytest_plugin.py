@@ -242,11 +242,43 @@ def pytest_collection_modifyitems(
     items.extend(new_items)
 
 
+def misplaced_root(config: pytest.Config) -> Path | None:
+    """The rootdir pytest would have chosen, when `--hrc-adapter PATH` (a separate value)
+    moved it (issue 38): pytest picks its rootdir before this plugin is loaded, so it reads
+    the value as a test path and roots itself at the common parent of the porter's folder and
+    the adapter (`..::` node ids, "collected 0 items", `.pytest_cache` outside the folder).
+    None when the rootdir is where it would be without that value."""
+    args = list(config.invocation_params.args)
+    if not any(a in ("--hrc-adapter", "--hrc-golden", "--hrc-expected-failures") for a in args):
+        return None
+    try:
+        from _pytest.config.findpaths import determine_setup
+
+        paths = list(config.known_args_namespace.file_or_dir)
+        expected = determine_setup(
+            inifile=config.known_args_namespace.inifilename,
+            override_ini=config.known_args_namespace.override_ini,
+            args=paths,
+            rootdir_cmd_arg=config.known_args_namespace.rootdir or None,
+            invocation_dir=config.invocation_params.dir,
+        )[0]
+    except (ImportError, TypeError, AttributeError, ValueError):  # another pytest's internals
+        return None
+    return Path(expected) if Path(expected) != Path(config.rootpath) else None
+
+
 def pytest_configure(config: pytest.Config) -> None:
     if config.getoption("--hrc-only", default=False) and not config.getoption(
         "--hrc-adapter", default=None
     ):
         raise pytest.UsageError("hrc: --hrc-only needs --hrc-adapter CMD")
+    moved = misplaced_root(config)
+    if moved is not None:
+        config.issue_config_time_warning(pytest.PytestConfigWarning(
+            f"hrc: pytest read the value of an --hrc-* option as a test path and rooted itself "
+            f"at {config.rootpath} instead of {moved} (node ids, .pytest_cache and conftest "
+            "lookup follow the rootdir): write --hrc-adapter=CMD, --hrc-golden=DIR (with '=')"
+        ), stacklevel=2)
 
 
 def pytest_ignore_collect(collection_path: Path, config: pytest.Config) -> bool | None:

@@ -47,30 +47,6 @@ def register(subparsers: Any) -> None:
         help="intent rule table (spec/intent.md INTENT-13)",
     )
     s.add_argument(
-        "--bm25-okapi",
-        action="store_true",
-        dest="bm25_okapi",
-        help="rank the BM25 leg with Okapi BM25 (spec/profiles/bm25-okapi.md OKAPI-14)",
-    )
-    s.add_argument("--k1", type=float, default=None, help="Okapi k1 (default 1.5)")
-    s.add_argument("--b", type=float, default=None, help="Okapi b (default 0.75)")
-    s.add_argument(
-        "--profile",
-        action="append",
-        choices=["gbrain"],
-        default=[],
-        help="enable a profile; gbrain: the graph leg over the index's links "
-        "(spec/profiles/gbrain.md)",
-    )
-    s.add_argument(
-        "--variant",
-        action="append",
-        default=[],
-        metavar="TEXT",
-        help="a query variant (repeatable, at most 8; needs --profile gbrain): each runs the "
-        "whole hybrid stack and the lists merge by RRF (spec/profiles/gbrain.md GBRAIN-22)",
-    )
-    s.add_argument(
         "--fanout",
         action="store_true",
         help="the BM25 leg's first pass is the anchor's fanout of up to four derived queries "
@@ -115,6 +91,10 @@ def _index_into(root: Path, db: Path, lock_timeout: float | None = None) -> tupl
     from reference.backends.sqlite_fts import SqliteIndex
 
     def run(index: SqliteIndex) -> Any:
+        # BACKEND-19: in WAL mode a search running meanwhile reads the last committed index,
+        # never "database is locked" (a rollback journal locks readers out at commit, and
+        # for the rest of a transaction whose pages spilled). The mode is kept in the file.
+        index.connection().execute("PRAGMA journal_mode = WAL")
         # BACKEND-25: vectors are written with their chunks, in the same transaction.
         with index.transaction():
             report = index_directory(root, index, skip_undecodable=True)
@@ -263,7 +243,6 @@ def cmd_search(args: argparse.Namespace) -> int:
     from reference.backends.sqlite_fts import SqliteIndex
     from reference.backends.vector import vectors_of_index
     from reference.pipeline import Backends, search
-    from reference.profiles.bm25_okapi.sqlite_index import OkapiIndex
     from reference.types import IndexError_, InvalidInput
 
     db: Path = args.db
@@ -285,15 +264,6 @@ def cmd_search(args: argparse.Namespace) -> int:
         "intentTable": args.intent_table,
         "bm25Fanout": args.fanout,
     }
-    profiles: dict[str, Any] = {name: {} for name in args.profile}
-    if args.variant:
-        if "gbrain" not in profiles:
-            return _fail("search", "invalid_input: --variant needs --profile gbrain")
-        profiles["gbrain"]["variants"] = list(args.variant)
-    if args.bm25_okapi:
-        profiles["bm25-okapi"] = {"k1": args.k1, "b": args.b}
-    if profiles:
-        request["profiles"] = profiles
     try:
         index = SqliteIndex(db)
     except IndexError_ as exc:
@@ -304,14 +274,8 @@ def cmd_search(args: argparse.Namespace) -> int:
         # bm25-mode search never reads them (MODE-4), so it does not load them.
         skip = embedder is None or args.mode == "bm25"
         vectors = None if skip or embedder is None else vectors_of_index(index, embedder)
-        # OKAPI-15: the okapi tables `hrc index` wrote next to FTS5 (used when enabled).
-        profile_data: dict[str, Any] = {"bm25-okapi": OkapiIndex(index)}
-        if "gbrain" in args.profile:
-            from reference.profiles.gbrain.edges_table import EdgesTable
-
-            profile_data["gbrain"] = EdgesTable(index.connection()).graph_data()
         backends = Backends(index=index, embedder=embedder, vectors=vectors,
-                            reranker=LexicalReranker(), profile_data=profile_data)
+                            reranker=LexicalReranker())
         results, trace = search(request, backends)
     except InvalidInput as exc:
         return _fail("search", str(exc))

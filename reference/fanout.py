@@ -163,6 +163,43 @@ def _collect(tokens: Iterable[str]) -> list[str]:
     return out
 
 
+def _collectors(
+    tokens: Sequence[str],
+) -> tuple[Callable[[int], list[str]], Callable[[int], list[str]]]:
+    """`before(i)` is `_collect` over the tokens left of `i` walking left (put back in text
+    order), `after(i)` over those right of `i`: the same tokens, but each call costs at most
+    `phraseMax` steps, where slicing and skipping cost the length of the text, so a query
+    of many connectors was quadratic (issue 39)."""
+    most = vocabulary().phrase_max
+    broken = [_breaks(t) for t in tokens]
+    n = len(tokens)
+    right = [n] * (n + 1)  # right[i]: the first kept index >= i (n: none)
+    for i in range(n - 1, -1, -1):
+        right[i] = i if not broken[i] else right[i + 1]
+    left = [-1] * (n + 1)  # left[i]: the last kept index < i (-1: none)
+    for i in range(n):
+        left[i + 1] = i if not broken[i] else left[i]
+
+    def before(i: int) -> list[str]:
+        out: list[str] = []
+        j = left[i]
+        while j >= 0 and not broken[j] and len(out) < most:
+            out.append(tokens[j])
+            j -= 1
+        out.reverse()
+        return out
+
+    def after(i: int) -> list[str]:
+        out: list[str] = []
+        j = right[i + 1] if i + 1 <= n else n
+        while j < n and not broken[j] and len(out) < most:
+            out.append(tokens[j])
+            j += 1
+        return out
+
+    return before, after
+
+
 def _trim(tokens: Sequence[str]) -> list[str]:
     """FANOUT-6: drop the leading trim words (`many`, `much`, `long`)."""
     i = 0
@@ -202,11 +239,13 @@ def _segment_phrases(tokens: Sequence[str]) -> list[str]:
     if len(tokens) < vocabulary().phrase_min:
         return []
     out: list[str] = []
+    seen: set[str] = set()
     segment: list[str] = []
     for token in [*tokens, None]:
         if token is None or _breaks(token):
             phrase = _segment_phrase(segment)
-            if phrase and phrase not in out:
+            if phrase and phrase not in seen:
+                seen.add(phrase)
                 out.append(phrase)
             segment = []
         else:
@@ -227,12 +266,13 @@ def phrase_probes(query: str) -> list[str]:
             out.append(phrase)
         return len(out) >= v.max_derived
 
+    before, after = _collectors(tokens)
     for i, token in enumerate(tokens):
         if token not in v.connectors:
             continue
-        if add(_join(list(reversed(_collect(reversed(tokens[:i])))))):
+        if add(_join(before(i))):
             return out
-        if add(_join(_collect(tokens[i + 1 :]))):
+        if add(_join(after(i))):
             return out
     for phrase in _segment_phrases(tokens):
         if add(phrase):

@@ -29,6 +29,18 @@ DEFAULTS: dict[str, Any] = {
 _KNOWN = {"query", "aliases", "weights", "profiles", *DEFAULTS}
 #: PIPE-14: the longest query, in code points (TEXT-8) of the string as given.
 MAX_QUERY_CODE_POINTS = 4096
+
+
+def check_query_bound(value: str, field: str, clause: str) -> str:
+    """FANOUT-25, INTENT-14: an operation's query text is bounded as PIPE-14 bounds a search's:
+    at most MAX_QUERY_CODE_POINTS code points of the string as given, else invalid_input."""
+    if len(value) > MAX_QUERY_CODE_POINTS:
+        raise InvalidInput(
+            f"{field} has {len(value)} code points, more than {MAX_QUERY_CODE_POINTS} ({clause})"
+        )
+    return value
+
+
 #: PIPE-1, GRAPH-3: the legs a weight may name, in fusion order (PIPE-5).
 WEIGHT_NAMES = ("bm25", "vector", "graph")
 

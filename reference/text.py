@@ -40,9 +40,44 @@ def controls_to_space(text: str) -> str:
     return "".join(" " if (is_control(ch) and ch not in WHITESPACE) else ch for ch in text)
 
 
+#: A run of this many non-starters sends nfc() through the pre-ordered path.
+_LONG_MARK_RUN = 32
+
+
+def _has_long_mark_run(text: str) -> bool:
+    run = 0
+    for ch in text:
+        if ch < "\u0300" or not unicodedata.combining(ch):
+            run = 0
+        else:
+            run += 1
+            if run >= _LONG_MARK_RUN:
+                return True
+    return False
+
+
 def nfc(text: str) -> str:
-    """TEXT-3: Unicode Normalization Form C."""
-    return unicodedata.normalize("NFC", text)
+    """TEXT-3: Unicode Normalization Form C.
+
+    unicodedata's canonical reordering is an insertion sort, quadratic in a run of combining
+    marks of alternating classes (issue 39). For a long run the canonical decomposition is
+    built here, a character at a time, and each run of non-starters stably sorted by its
+    combining class (which is what canonical ordering is); NFC of that text is NFC of the
+    original, and its reordering then has nothing left to move."""
+    if text.isascii() or not _has_long_mark_run(text):
+        return unicodedata.normalize("NFC", text)
+    out: list[str] = []
+    run: list[str] = []
+    for ch in "".join(unicodedata.normalize("NFD", c) for c in text):
+        if unicodedata.combining(ch):
+            run.append(ch)
+            continue
+        if run:
+            out.extend(sorted(run, key=unicodedata.combining))
+            run = []
+        out.append(ch)
+    out.extend(sorted(run, key=unicodedata.combining))
+    return unicodedata.normalize("NFC", "".join(out))
 
 
 def lowercase(text: str) -> str:

@@ -34,3 +34,46 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     if dropped:
         config.hook.pytest_deselected(items=dropped)
         items[:] = chosen
+
+
+# The kit's own test times (issue 38, item 3): `HRC_TEST_TIMES=benchmarks/results/test-times.json
+# pytest` records this run (wall time, time in `slow` tests and in the others, the machine and
+# its load) into that file; `python tools/readme_test_times.py --write` puts the numbers into
+# README.md, and tests/test_readme_test_times.py fails when the README says something else.
+_TIMES: dict[str, float] = {"slow": 0.0, "not_slow": 0.0}
+_COUNTS: dict[str, int] = {"slow": 0, "not_slow": 0}
+_STARTED: list[float] = []
+
+
+def pytest_sessionstart(session: pytest.Session) -> None:
+    import time
+
+    _STARTED.append(time.monotonic())
+
+
+def pytest_runtest_logreport(report: pytest.TestReport) -> None:
+    if not os.environ.get("HRC_TEST_TIMES"):
+        return
+    group = "slow" if "slow" in report.keywords else "not_slow"
+    _TIMES[group] += report.duration
+    if report.when == "call":
+        _COUNTS[group] += 1
+
+
+def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
+    target = os.environ.get("HRC_TEST_TIMES")
+    if not target or not _STARTED:
+        return
+    import time
+
+    from tools.readme_test_times import record_run
+
+    record_run(
+        target,
+        wall_s=time.monotonic() - _STARTED[0],
+        slow_s=_TIMES["slow"],
+        not_slow_s=_TIMES["not_slow"],
+        counts=dict(_COUNTS),
+        args=list(session.config.invocation_params.args),
+        exit_status=int(exitstatus),
+    )

@@ -127,10 +127,23 @@ def test_no_module_over_600_lines() -> None:
     assert long == {}, f"modules over {MAX_LINES} lines (split them by role): {long}"
 
 
+def test_every_tool_a_test_runs_is_in_the_test_extra() -> None:
+    """The README's `pip install -e '.[test]' && pytest` passes as written (issue 38: the
+    layers test needed import-linter from the `dev` extra the README never mentions)."""
+    import tomllib
+
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]
+    test_extra = " ".join(project["optional-dependencies"]["test"])
+    for distribution in ("import-linter", "pytest", "hypothesis", "syrupy", "hatchling"):
+        assert distribution in test_extra, distribution
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    assert "pip install -e '.[test]' && pytest" in readme
+
+
 def test_import_layers_contract_is_kept() -> None:
     """pyproject.toml's [tool.importlinter] contracts (layers, independent commands)."""
     lint_imports = shutil.which("lint-imports")
     if lint_imports is None:
-        pytest.fail("lint-imports is missing: install the dev extra (import-linter)")
+        pytest.fail("lint-imports is missing: install the test extra (pip install -e '.[test]')")
     done = subprocess.run([lint_imports], cwd=ROOT, capture_output=True, text=True, check=False)
     assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-2000:]

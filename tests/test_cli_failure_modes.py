@@ -365,3 +365,27 @@ def test_adapter_that_cannot_restart_mid_run_stops_the_run(
     assert f"FAILED [crashed] {IDS[2]}" in captured.out
     assert captured.out.count("fake: my build went missing") == 1
     assert captured.out.splitlines()[-1] == "hrc: 2 passed, 1 failed, 0 skipped, 3 not run"
+
+
+def test_a_command_missing_a_library_says_to_install_the_test_extra(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Issue 38: `hrc --help` said `properties (unavailable …)` without saying what to do."""
+    import importlib
+
+    from conformance import cli as cli_module
+
+    real = importlib.import_module
+
+    def fake(name: str, package: str | None = None) -> object:
+        if name == "conformance.commands.properties":
+            raise ModuleNotFoundError("No module named 'hypothesis'", name="hypothesis")
+        return real(name, package)
+
+    monkeypatch.setattr(importlib, "import_module", fake)
+    parser = cli_module.build_parser()
+    assert "[test]" in parser.format_help() and "hypothesis" in parser.format_help()
+    assert cli_module.main(["properties"]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("hrc properties: error: unavailable: needs the hypothesis library")
+    assert "pip install -e '.[test]'" in err and err.count("\n") == 1

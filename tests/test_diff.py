@@ -97,10 +97,66 @@ def test_every_difference_is_printed_with_its_path(
     b = {"results": [{"id": "a"}, {"id": "c"}], "extra": True}
     assert cli.main(_files(tmp_path, a, b)) == 1
     out = capsys.readouterr().out
-    assert "/results/1/id: value differs" in out
+    # Items with ids are aligned by id (issue 38): `b` left, `c` came, not "id differs".
+    assert '/results/1: removed (id b, A position 1): {"id": "b"}' in out
+    assert '/results/1: inserted (id c, B position 1): {"id": "c"}' in out
     assert "/mode: only in A" in out
     assert "/extra: only in B" in out
-    assert "3 difference(s)" in out
+    assert "4 difference(s)" in out
+
+
+def test_a_moved_item_is_one_difference_not_one_per_position(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Issue 38: one item moved from the top to the bottom of 25 results printed 25
+    position-by-position differences; it is one `moved` line, plus its own field changes."""
+    a = {"results": [{"id": f"d{i}", "score": 1.0 / (61 + i)} for i in range(25)]}
+    moved = [*a["results"][1:], {**a["results"][0], "score": 0.001}]
+    assert cli.main(_files(tmp_path, a, {"results": moved})) == 1
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0] == "/results/24: moved (id d0, from position 0 to 24)"
+    assert lines[1].startswith("/results/24/score: ")
+    assert lines[-1].startswith("hrc diff: 2 difference(s)")
+
+
+def test_inserted_and_removed_ids_are_named(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    a = {"ids": ["a", "b", "c", "d"]}
+    b = {"ids": ["a", "x", "c", "d"]}
+    assert cli.main(_files(tmp_path, a, b)) == 1
+    out = capsys.readouterr().out
+    assert '/ids/1: removed ("b", A position 1): "b"' in out
+    assert '/ids/1: inserted ("x", B position 1): "x"' in out
+    assert ": moved" not in out
+
+
+def test_a_long_value_is_shown_around_its_first_difference(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A long output is shown where it changes, not by its first 300 characters or a hash."""
+    text = "word " * 400
+    assert cli.main(_files(tmp_path, {"content": text + "A"}, {"content": text + "B"})) == 1
+    out = capsys.readouterr().out
+    assert "first difference at character 2001 of 2003 / 2003" in out
+    assert 'word A"' in out and 'word B"' in out
+
+
+def test_two_outputs_kept_as_digests_show_sizes_and_prefixes() -> None:
+    """PROTO-39 keeps an over-long answer as {bytes, sha256, prefix}: diff shows its sizes and
+    where the kept prefixes differ, never only the two hashes."""
+    from conformance.commands.diff import _truncated_outputs
+
+    def kept(size: int, digest: str, prefix: str) -> dict[str, object]:
+        return {"hrc:truncated": {"bytes": size, "sha256": digest, "prefix": prefix}}
+
+    same = _truncated_outputs("c", kept(9, "aa", "p"), kept(9, "aa", "p"))
+    assert same == []
+    later = _truncated_outputs("c", kept(90000, "aa", "{\"x\": 1"), kept(90001, "bb", "{\"x\": 1"))
+    assert later is not None and "the change lies after them" in later[0].render()
+    assert "sha256" not in later[0].render()
+    early = _truncated_outputs("c", kept(90000, "aa", "{\"x\": 1"), kept(90000, "bb", "{\"x\": 2"))
+    assert early is not None and "90000 / 90000 bytes" in early[0].render()
 
 
 def test_reports_compare_per_case_status_and_output(

@@ -86,7 +86,8 @@ def patched(**functions: Callable[[float], float]) -> Iterator[None]:
 
 
 def test_the_profile_has_cases_and_the_reference_passes_them() -> None:
-    """ENGRAM-1..15 are exercised by the profile's own cases, all passing on the reference."""
+    """ENGRAM-1..13 and ENGRAM-16..27 are exercised by the profile's own cases, all passing
+    on the reference."""
     assert len(CASES) >= 80
     assert _failures() == []
 
@@ -142,8 +143,8 @@ def _records(case: Case) -> list[dict[str, Any]]:
         return []
     if case.op == "engram.boost":
         return list(value["results"])
-    if case.op == "search" and "profiles" in value["trace"]:
-        return list(value["trace"]["profiles"]["engram"]["boosts"])
+    if case.op == "engram.search":
+        return list(value["trace"]["boosts"])
     return []
 
 
@@ -177,10 +178,11 @@ def test_the_tolerance_applies_only_to_the_exp_log_fields() -> None:
     for field in ("score", "recency", "access"):
         tol = tolerance_for("engram.boost", f"/results/3/{field}")
         assert tol is not None and tol.relative == 1e-14
-        tol = tolerance_for("search", f"/trace/profiles/engram/boosts/0/{field}")
+        tol = tolerance_for("engram.search", f"/trace/boosts/0/{field}")
         assert tol is not None and tol.relative == 1e-14
     assert tolerance_for("engram.boost", "/results/0/ageDays") is None
-    assert tolerance_for("search", "/results/0/score") is None
+    assert tolerance_for("engram.search", "/trace/fused/0/score") is None
+    assert tolerance_for("engram.search", "/trace/boosts/0/ageDays") is None
 
 
 def test_table_is_the_seeds_verbatim() -> None:
@@ -206,23 +208,25 @@ def test_capturing_groups_only_group() -> None:
     assert len(table().patterns) == 4
 
 
-def test_precedence_is_table_order_not_position() -> None:
-    """ENGRAM-3: the first pattern in table order wins, wherever it matches in the query."""
-    assert classify("how to fix the bug before the release").intent == "when"
+def test_precedence_is_most_matches_then_table_order() -> None:
+    """ENGRAM-3: the class with the most matches wins, ties to table order, wherever the
+    matches are in the query."""
+    assert classify("how to fix the bug before the release").intent == "how"
+    assert classify("debug it before friday").intent == "when"
     assert classify("why did the team fix it").matched == ("why", "who", "how")
     assert classify("nothing here").intent == "what"
 
 
-def test_weights_multiply_the_request_weights() -> None:
-    """ENGRAM-5: request weight x class weight at run time (3 x 1.2 is not 3.6)."""
-    from reference.profile_hooks import ProfileCall
-    from reference.profiles.engram.pipeline import adjust_weights
+def test_fusion_is_engrams_arithmetic() -> None:
+    """ENGRAM-17: each term is w * (1 / (k + r + 1)), summed over the lists from 0.0; this is
+    not w / (k + r + 1) (1.2 / 61 differs from 1.2 * (1 / 61) in the last bit)."""
+    from reference.profiles.engram.search import fuse
 
-    call = ProfileCall("engram", None, None)
-    out = adjust_weights(call, "when was it", {"bm25": 3.0, "vector": 0.0, "graph": 1.0})
-    assert out == {"bm25": 3.0 * 1.2, "vector": 0.0, "graph": 0.8}
-    assert out["bm25"] == 3.5999999999999996
-    assert call.trace["intent"] == "when"
+    lists = {"vector": ["a"], "bm25": ["b", "a"], "graph": [], "hopfield": []}
+    weights = {"vector": 1.2, "bm25": 1.0, "graph": 0.8, "hopfield": 0.6}
+    got = dict(fuse(lists, weights, 60))
+    assert got["a"] == (0.0 + 1.2 * (1.0 / 61)) + 1.0 * (1.0 / 62)
+    assert 1.2 * (1.0 / 61) != 1.2 / 61
 
 
 def test_days_from_civil_agrees_with_the_proleptic_calendar() -> None:
@@ -237,27 +241,21 @@ def test_days_from_civil_agrees_with_the_proleptic_calendar() -> None:
     assert dates.age_days(0, 10) == 0.0
 
 
-def test_metadata_and_query_dates() -> None:
-    """ENGRAM-6: malformed metadata is absent, never an error; ENGRAM-8: query dates need the
-    ASCII boundary and a valid calendar date, and a memory matches by its day."""
+def test_metadata_and_the_query_signal() -> None:
+    """ENGRAM-6: malformed metadata is absent, never an error; ENGRAM-8: one temporal signal,
+    the first of engram's patterns in order, found in the fact date as a substring."""
     assert boost.access_count({"engram.accessCount": "09"}) == 0
     assert boost.access_count({"engram.accessCount": "9007199254740992"}) == 0
     assert boost.access_count({"engram.accessCount": "9007199254740991"}) == 2**53 - 1
-    assert dates.query_dates("at 2026-02-14t10:00 or 2026-02-30 or 2026-02-15") == ["2026-02-15"]
-    f = boost.factors({"engram.date": "2026-02-15T23:59:59Z"}, ["2026-02-15"], 0, 30.0)
-    assert f.date_match and f.recency == 1.0
-
-
-def test_query_days_take_the_temporal_resolution() -> None:
-    """ENGRAM-8: written ISO days first, then the days the temporal profile resolves against
-    now (anchor day = now's UTC day); `last week` is its seven days, a repeat counts once."""
-    assert dates.query_days("notes from 3 days ago and yesterday", "2024-03-01T10:00:00Z") == [
-        "2024-02-27", "2024-02-29",
-    ]
-    week = dates.query_days("what shipped last week", "2026-03-03")
-    assert week == [f"2026-02-{d}" for d in range(24, 29)] + ["2026-03-01", "2026-03-02"]
-    assert dates.query_days("2026-02-27 and last friday", "2026-03-03") == ["2026-02-27"]
-    assert dates.query_days("nothing dated here", "2026-03-03") == []
+    assert dates.query_signal("at 2026-02-14t10:00 or 2026-02-30") == "2026-02-30"
+    assert dates.query_signal("at 2026-02-14t10:00") == "2026-02"
+    assert dates.query_signal("May 2026 and 2026-01-03") == "2026-01-03"
+    assert dates.query_signal("notes of March 2025") == "2025-03"
+    assert dates.query_signal("april 3") == "2026-04-03"
+    assert dates.query_signal("notes from 3 days ago and yesterday") is None
+    f = boost.factors({"engram.factDate": "week of 2026-02-15"}, "2026-02-15", 0, 30.0)
+    assert f.date_match and f.recency == 1.0 and f.age_days is None
+    assert not boost.factors({"engram.date": "2026-02-15"}, "2026-02-15", 0, 30.0).date_match
 
 
 def test_recency_and_access_examples() -> None:
@@ -269,17 +267,9 @@ def test_recency_and_access_examples() -> None:
     assert boost.access(9) == 1.2302585092994045
 
 
-def test_threshold_removes_only_scored_items() -> None:
-    """ENGRAM-14: only items with a rerankScore below minScore go; equal stays."""
-    from reference.profiles.engram.ops import threshold
-
-    kept, removed = threshold([("a", 0.5), ("b", 0.4), ("t", None)], 0.5)
-    assert kept == ["a", "t"] and removed == ["b"]
-
-
 def test_outputs_and_traces_match_the_profile_schemas() -> None:
-    """ENGRAM-4, ENGRAM-13, ENGRAM-14, ENGRAM-15: every output of the profile's cases is valid
-    under schemas/profiles/engram/."""
+    """ENGRAM-4, ENGRAM-13, ENGRAM-16, ENGRAM-25: every output of the profile's cases, and every
+    valid engram.search input, is valid under schemas/profiles/engram/."""
     base = schemas_dir() / "profiles" / "engram"
 
     def validator(name: str) -> jsonschema.Draft202012Validator:
@@ -287,9 +277,8 @@ def test_outputs_and_traces_match_the_profile_schemas() -> None:
 
     by_op = {"engram.classify": validator("classify.output.schema.json"),
              "engram.boost": validator("boost.output.schema.json"),
-             "engram.threshold": validator("threshold.output.schema.json")}
-    trace = validator("trace.schema.json")
-    request = validator("request.schema.json")
+             "engram.search": validator("search.output.schema.json")}
+    search_input = validator("search.input.schema.json")
     seen = 0
     for case in CASES:
         status, value = _run(case)
@@ -298,8 +287,50 @@ def test_outputs_and_traces_match_the_profile_schemas() -> None:
         if case.op in by_op:
             by_op[case.op].validate(value)
             seen += 1
-        elif case.op == "search":
-            trace.validate(value["trace"]["profiles"]["engram"])
-            request.validate(case.input["request"]["profiles"]["engram"])
-            seen += 1
+        if case.op == "engram.search":
+            search_input.validate(case.input)
     assert seen > 50
+
+
+def _search(**extra: Any) -> dict[str, Any]:
+    from reference.profiles.engram.search import op_search
+
+    docs = [{"id": i, "path": f"{i}.md"} for i in ("a", "b", "c", "h")]
+    base = {"query": "notes", "now": "2026-03-01", "documents": docs,
+            "legs": {"vector": [{"id": "a"}, {"id": "b"}, {"id": "c"}]}}
+    return op_search({**base, **extra})
+
+
+def test_search_stages_in_engrams_order() -> None:
+    """ENGRAM-5, ENGRAM-18: class weights and the fixed Hopfield 0.6 are the fused weights;
+    ENGRAM-19: the head is the RRF top n before the boost, the rest dropped; ENGRAM-20: the
+    boosts run on the head only; ENGRAM-26: the defaults are engram's config."""
+    out = _search(legs={"hopfield": [{"id": "h"}], "vector": [{"id": "a"}]}, rerankCandidates=1)
+    assert out["trace"]["weights"] == {"vector": 1.0, "bm25": 1.0, "graph": 1.0, "hopfield": 0.6}
+    assert out["trace"]["fused"][1] == {"id": "h", "score": 0.6 * (1.0 / 61)}
+    assert out["trace"]["head"] == ["a"] and [r["id"] for r in out["trace"]["boosts"]] == ["a"]
+    assert [r["id"] for r in out["results"]] == ["a"]
+    assert out["trace"]["threshold"]["minConfidence"] == 0.60
+
+
+def test_search_cross_encoder_top_k_noise_threshold() -> None:
+    """ENGRAM-21: the cross-encoder's scores order the head and become the scores; ENGRAM-22:
+    topK cuts after it; ENGRAM-23: deviates added, clamped at 0, re-sorted; ENGRAM-24: the
+    threshold after the noise, only with the cross-encoder and minConfidence > 0."""
+    out = _search(crossEncoder={"a": 0.7, "b": 0.95, "c": -1.0}, topK=2)
+    assert [(r["id"], r["score"]) for r in out["results"]] == [("b", 0.95), ("a", 0.7)]
+    out = _search(crossEncoder={"a": 0.7, "b": 0.95, "c": -1.0}, noise={"b": -0.5},
+                  minConfidence=0)
+    got = [(r["id"], r["score"]) for r in out["results"]]
+    assert got == [("a", 0.7), ("b", 0.95 - 0.5), ("c", 0.0)]
+    out = _search(crossEncoder={"a": 0.7, "b": 0.95, "c": 0.6}, noise={"c": -0.1})
+    assert out["trace"]["threshold"] == {"minConfidence": 0.6, "applied": True, "removed": ["c"]}
+    assert _search()["trace"]["threshold"]["applied"] is False
+
+
+def test_search_leaves_out_what_engram_27_lists() -> None:
+    """ENGRAM-27: no exact-match, importance or MLP stage: content never changes the order."""
+    docs = [{"id": "a", "path": "a.md", "content": "x"},
+            {"id": "b", "path": "b.md", "content": "notes notes notes"}]
+    out = _search(documents=docs, legs={"vector": [{"id": "a"}, {"id": "b"}]})
+    assert [r["id"] for r in out["results"]] == ["a", "b"]

@@ -113,3 +113,43 @@ def test_readme_links_the_gallery() -> None:
 def test_rebuild_gives_the_committed_matrix(tmp_path: Path) -> None:
     """Installs every lock (PyPI), runs every adapter and compares: `tox -e gallery`."""
     assert GALLERY.main(["verify", "--reports", str(tmp_path)]) == 0
+
+
+def _suite_size() -> int:
+    from conformance.judging.cases import load_all
+    from conformance.judging.selection import select
+
+    return len(select(load_all(), list(GALLERY.SELECT)))
+
+
+@pytest.mark.parametrize("lib", LIBS)
+def test_report_was_built_for_the_suites_spec_version(lib: str) -> None:
+    """Issue 38: the gallery stayed at 3.0.0 (175 cases) while the suite moved on, and passed
+    quietly. A report run by another kit, for another spec, or over another number of cases
+    than the suite's fails here: rebuild with `tox -e gallery` then `python tools/gallery.py
+    all` (PyPI, about 9 minutes cold on 2 cores; about 70 s with the virtualenvs in place)."""
+    from reference import SPEC_VERSION
+
+    report = _report(lib)
+    built = {"kit": report["hrc"]["kitVersion"], "suite": report["suite"]["specVersion"],
+             "hello": report["adapter"]["specVersion"], "cases": report["suite"]["selected"]}
+    assert built == {"kit": SPEC_VERSION, "suite": SPEC_VERSION, "hello": SPEC_VERSION,
+                     "cases": _suite_size()}, (
+        f"ports/wild/{lib}/report.json was built for another suite: rebuild the gallery")
+
+
+def test_the_adapters_hello_declares_the_kits_spec_version() -> None:
+    from reference import SPEC_VERSION
+
+    spec = importlib.util.spec_from_file_location("wildproto", WILD / "wildproto.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    assert module.SPEC_VERSION == SPEC_VERSION
+
+
+def test_the_gallery_page_states_the_suite_size_of_its_reports() -> None:
+    """The prose count of the page ("(N cases: …") is the reports' count."""
+    text = (WILD / "README.md").read_text("utf-8")
+    (stated,) = re.findall(r"\((\d+) cases:", text)
+    assert {_report(lib)["suite"]["selected"] for lib in LIBS} == {int(stated)}

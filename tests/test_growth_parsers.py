@@ -11,7 +11,7 @@ from collections.abc import Callable
 import pytest
 
 from reference.intent import detect
-from reference.profiles.engram.dates import query_dates
+from reference.profiles.engram.dates import query_signal
 from reference.profiles.engram.table import classify as engram_classify
 from reference.profiles.gbrain.links import blank_line, extract_links
 from reference.profiles.gbrain.routing import classify as gbrain_classify
@@ -50,7 +50,7 @@ def test_code_span_blanking_is_linear_in_unclosed_backtick_runs() -> None:
         ("intent hrc-1.0", lambda s: detect(s, "hrc-1.0")),
         ("temporal", lambda s: expand(s, "2026-03-01")),
         ("engram classes", engram_classify),
-        ("engram dates", query_dates),
+        ("engram dates", query_signal),
         ("gbrain routing", gbrain_classify),
     ],
 )

@@ -298,3 +298,32 @@ def test_every_clause_has_its_own_text_on_the_page() -> None:
     for cid, t in texts.items():
         line = (spec / t.clause.file).read_text(encoding="utf-8").splitlines()[t.clause.line - 1]
         assert f"**{cid}**" in line, (cid, t.clause)
+
+
+@pytest.mark.slow
+@pytest.mark.browser
+def test_a_matrix_of_every_stage_fits_1400_px(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Issue 38: the three-port matrix of every stage and profile was wider than 1400 px. With
+    vertical stage headers it fits a 1400 px window (three runs of the whole suite)."""
+    chromium = _chromium()
+    run = tmp_path / "reference.json"
+    assert cli.main(["run", "--quiet", "--report-json", str(run)]) in (0, 1)
+    page = tmp_path / "report.html"
+    assert cli.main(["report", str(run), str(run), str(run), "--html", str(page)]) == 0
+    capsys.readouterr()
+    probe = ("<script>const t = document.getElementById('matrix');"
+             "document.body.setAttribute('data-width', JSON.stringify("
+             "[t.getBoundingClientRect().width, document.documentElement.clientWidth]));"
+             "</script>")
+    probed = tmp_path / "probed.html"
+    probed.write_text(page.read_text(encoding="utf-8").replace("</body>", probe + "</body>"),
+                      encoding="utf-8")
+    done = _browser(chromium, tmp_path / "profile", "--window-size=1400,900", "--dump-dom",
+                    probed.as_uri())
+    assert done.returncode == 0, done.stderr[-2000:]
+    match = re.search(r'data-width="([^"]*)"', done.stdout)
+    assert match, done.stdout[:500]
+    width, viewport = json.loads(html.unescape(match.group(1)))
+    assert width <= viewport, f"the matrix is {width} px wide in a {viewport} px window"

@@ -68,7 +68,40 @@ def test_pin_prints_a_command_naming_something_that_exists(
     assert first.startswith("pip install ") and "==" not in first
     target = first.removeprefix("pip install ")
     assert Path(target).exists() or target.startswith(("git+", "'git+", "http"))
-    assert any(f"v{reference.SPEC_VERSION}" in line for line in notes)
+    # No release tag is assumed (issue 38: the repository has none): the notes pin the commit
+    # and name the wheel path, which works from any repository.
+    assert not any("git checkout v" in line for line in notes)
+    assert any("hrc pin --wheel" in line for line in notes)
+    at = pin.revision(ROOT)
+    if at is not None:
+        assert any(at.commit in line for line in notes)
+
+
+def test_a_clone_with_a_remote_is_pinned_by_its_commit(tmp_path: Path) -> None:
+    """`git+URL@COMMIT` for a clone with a remote; a local remote path becomes a file URL and
+    scp-like syntax an ssh URL, both of which pip reads."""
+    sha = "0123456789abcdef0123456789abcdef01234567"
+    assert pin.git_spec("https://github.com/o/hrc.git", sha) == (
+        f"git+https://github.com/o/hrc.git@{sha}")
+    assert pin.git_spec("git@github.com:o/hrc.git", sha) == f"git+ssh://git@github.com/o/hrc.git@{sha}"
+    assert pin.git_spec(str(tmp_path), sha) == f"git+{tmp_path.as_uri()}@{sha}"
+    clone = tmp_path / "clone"
+    clone.mkdir()
+    git = ["git", "-C", str(clone), "-c", "user.name=t", "-c", "user.email=t@t"]
+    import subprocess
+
+    subprocess.run(["git", "init", "-q", str(clone)], check=True)
+    (clone / "f").write_text("x", encoding="utf-8")
+    subprocess.run([*git, "add", "f"], check=True)
+    subprocess.run([*git, "commit", "-qm", "c"], check=True)
+    at = pin.revision(clone)
+    assert at is not None and len(at.commit) == 40 and at.remote is None and at.tag is None
+    assert not at.dirty
+    subprocess.run([*git, "remote", "add", "origin", "https://example.org/hrc.git"], check=True)
+    (clone / "f").write_text("y", encoding="utf-8")
+    at = pin.revision(clone)
+    assert at is not None and at.remote == "https://example.org/hrc.git" and at.dirty
+    assert pin.revision(tmp_path / "not-a-clone") is None
 
 
 @pytest.mark.slow

@@ -32,7 +32,7 @@ from reference.profiles.bm25_okapi.scoring import (
     query_terms,
     score_documents,
 )
-from reference.profiles.bm25_okapi.sqlite_index import OkapiIndex
+from reference.profiles.bm25_okapi.sqlite_index import OkapiIndex, sync
 from reference.text import words
 from reference.types import InvalidInput
 
@@ -51,7 +51,7 @@ def _ulps(a: float, b: float) -> int:
 def test_version_matches_the_chapter() -> None:
     """PROFILE-2: the reference package's VERSION is the chapter's."""
     assert f"Profile version **{VERSION}**." in CHAPTER.read_text(encoding="utf-8")
-    assert list(OPERATIONS) == ["bm25-okapi.score"]
+    assert list(OPERATIONS) == ["bm25-okapi.score", "bm25-okapi.search"]
 
 
 # -- OKAPI-5: the pinned ln ------------------------------------------------------------------
@@ -218,69 +218,59 @@ def agreement_with_bm25s(
             "worst_relative": worst}
 
 
-def test_agrees_with_bm25s_on_the_demo_corpus(demo_chunks: list[Document]) -> None:
-    """OKAPI-4, OKAPI-13: bm25s's lucene scores × (k1 + 1) = the profile's, same order.
+def test_agrees_with_bm25s_on_the_demo_corpus(demo_chunks: list[Document], tmp_path: Path) -> None:
+    """OKAPI-4: bm25s's lucene scores × (k1 + 1) = the profile's, same order.
 
     The queries are the 35 labelled demo queries plus every word of the corpus alone.
     """
     vocabulary = sorted({w for c in demo_chunks for w in words(c.content)})
     queries = _demo_queries() + vocabulary
-    result = agreement_with_bm25s(demo_chunks, queries, OkapiIndex(open_corpus("demo").index))
+    with SqliteIndex(tmp_path / "demo.db") as index:
+        index_directory(corpus_dir("demo"), index)
+        sync(index)
+        result = agreement_with_bm25s(demo_chunks, queries, OkapiIndex(index))
     print(f"bm25s agreement: {result}")
     assert result["queries"] == len(queries) >= 35 + 500
     assert result["same_order"] == result["queries"]
     assert result["worst_relative"] <= AGREEMENT_TOLERANCE
 
 
-# -- the SQLite tables (OKAPI-15) ------------------------------------------------------------
+# -- the SQLite helper of benchmarks/bm25_okapi.py (OKAPI-1..9 over an index's chunks) ------
 
 
-def test_tables_give_the_same_bits_as_the_operation(demo_chunks: list[Document]) -> None:
-    """OKAPI-15: scoring from the okapi tables equals score_documents over the chunks."""
-    okapi = OkapiIndex(open_corpus("demo").index)
-    for query in _demo_queries():
-        for params in (Params(), Params(1.2, 0.3)):
-            expected = score_documents(demo_chunks, query, params).results
-            assert okapi.search(query, params) == expected
+def test_tables_give_the_same_bits_as_the_operation(tmp_path: Path) -> None:
+    """OKAPI-6..9: scoring from the okapi tables equals score_documents over the chunks."""
+    with SqliteIndex(tmp_path / "demo.db") as index:
+        index_directory(corpus_dir("demo"), index)
+        sync(index)
+        chunks = [Document(c.id, c.path, c.content) for c in index.chunks()]
+        okapi = OkapiIndex(index)
+        for query in _demo_queries():
+            for params in (Params(), Params(1.2, 0.3)):
+                expected = score_documents(chunks, query, params).results
+                assert okapi.search(query, params) == expected
 
 
-def test_incremental_reindex_keeps_the_tables_exact(tmp_path: Path) -> None:
-    """OKAPI-15, BACKEND-11: after edits, removals and additions the tables match the chunks."""
+def test_incremental_sync_keeps_the_tables_exact(tmp_path: Path) -> None:
+    """OKAPI-2, OKAPI-6: after edits, removals and additions a sync matches the chunks."""
     root = tmp_path / "docs"
     shutil.copytree(corpus_dir("demo"), root)
     db = tmp_path / "index.db"
     with SqliteIndex(db) as index:
         index_directory(root, index)
+        sync(index)
     files = sorted(root.rglob("*.md"))
     files[0].write_text("Tea, tea and a cup.\n\nA second paragraph about tea.\n", encoding="utf-8")
     files[1].unlink()
     (root / "new.md").write_text("# New\n\ngreen tea leaves\n", encoding="utf-8")
     with SqliteIndex(db) as index:
         index_directory(root, index)
+        sync(index)
         chunks = [Document(c.id, c.path, c.content) for c in index.chunks()]
         okapi = OkapiIndex(index)
         for query in [*_demo_queries(), "tea cup", "green"]:
             assert okapi.search(query, Params()) == score_documents(chunks, query, Params()).results
-        stats = okapi.statistics("tea")
-        assert stats.document_count == len(chunks)
-        scores = okapi.score_ids("tea cup", [chunks[0].id, "no-such-id"], Params())
-        assert scores["no-such-id"] == 0.0
-
-
-def test_the_index_build_writes_the_tables_in_its_transaction(tmp_path: Path) -> None:
-    """OKAPI-15, BACKEND-9: a failing index run leaves the okapi tables as they were."""
-    root = tmp_path / "docs"
-    root.mkdir()
-    (root / "a.md").write_text("tea\n", encoding="utf-8")
-    with SqliteIndex(tmp_path / "i.db") as index:
-        index_directory(root, index)
-        okapi = OkapiIndex(index)
-        before = okapi.statistics("tea")
-        (root / "b.md").write_text("tea cup\n", encoding="utf-8")
-        with pytest.raises(RuntimeError), index.transaction():
-            index_directory(root, index)
-            raise RuntimeError("abort")
-        assert okapi.statistics("tea") == before
+        assert okapi.statistics("tea").document_count == len(chunks)
 
 
 # -- the operation (OKAPI-1, OKAPI-11, OKAPI-12) and fused arithmetic (OKAPI-10) ---------------
@@ -347,106 +337,62 @@ def test_a_fused_multiply_add_changes_the_bits() -> None:
     assert fused == 0.1398234477743692
 
 
-# -- the pipeline (OKAPI-14) -----------------------------------------------------------------
+# -- bm25-okapi.search, GenieHelper's retrieval (OKAPI-18..27) -------------------------------
+
+SEARCH = OPERATIONS["bm25-okapi.search"]
 
 
-def test_pipeline_asks_for_every_match_and_reranks_before_the_cut() -> None:
-    """OKAPI-14: leg_limit widens the BM25 leg only; filter_leg orders by score, path, id."""
-    from jsonschema import Draft202012Validator
+def test_search_worked_example_and_its_schema() -> None:
+    """OKAPI-22, OKAPI-24, OKAPI-25, OKAPI-27: the chapter's example; ties go to the first met."""
+    import jsonschema
 
-    from reference.pipeline import Backends, search
-    from reference.profiles.bm25_okapi.pipeline import PIPELINE
-    from reference.types import MAX_INTEGER, Candidate
-
-    asked: list[int] = []
-
-    class Spy:
-        def search_bm25(self, expression: str, limit: int) -> list[Candidate]:
-            asked.append(limit)
-            return [Candidate(c["id"], c["path"]) for c in (WORKED[3], WORKED[1], WORKED[0])]
-
-        def chunks(self) -> None:
-            return None
-
-    backends = Backends(index=Spy(), profile_data={"bm25-okapi": {"documents": WORKED}})
-    request = {"query": "tea cup", "mode": "bm25", "candidateK": 2,
-               "profiles": {"bm25-okapi": {}}}
-    results, trace = search(request, backends)
-    assert asked == [MAX_INTEGER]
-    assert [r["id"] for r in results] == ["a", "d"]
-    member = trace["profiles"]["bm25-okapi"]
-    assert member == {"k1": 1.5, "b": 0.75, "documentCount": 4, "rescored": 3}
-    Draft202012Validator(_schema("trace.schema.json")).validate(member)
-    assert PIPELINE.leg_limit is not None
-    assert PIPELINE.leg_limit(None, "vector", 60) == 60  # type: ignore[arg-type]
-    with pytest.raises(InvalidInput):
-        PIPELINE.parse_request({"k2": 1})
+    legs = {"dense": [{"id": "b"}, {"id": "d"}]}
+    out = SEARCH({"query": "tea cup", "documents": WORKED, "legs": legs})
+    assert [(r["id"], r["score"]) for r in out["results"]] == [
+        ("d", 0.03225806451612903), ("b", 0.01639344262295082), ("a", 0.01639344262295082)]
+    assert out["trace"]["fusion"] == {"k": 60, "fused": 3}
+    jsonschema.validate(out, _schema("search.output.schema.json"))
 
 
-def test_hrc_search_ranks_with_okapi_from_the_index_tables(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str]
-) -> None:
-    """OKAPI-14, OKAPI-15: `hrc index` writes the tables, `hrc search --bm25-okapi` uses them."""
-    import json
-
-    from conformance import cli
-
-    db = tmp_path / "demo.db"
-    assert cli.main(["index", str(corpus_dir("demo")), "--db", str(db)]) == 0
-    capsys.readouterr()
-    argv = ["search", "tea", "--db", str(db), "--mode", "bm25", "--no-rerank", "--json"]
-    assert cli.main([*argv, "--bm25-okapi"]) == 0
-    okapi = json.loads(capsys.readouterr().out)
-    # N is every chunk `hrc index` wrote (OKAPI-15), read from the index rather than retyped.
-    from reference.backends.sqlite_fts import SqliteIndex
-
-    index = SqliteIndex(db)
-    try:
-        chunk_count = len(index.chunks() or ())
-    finally:
-        index.close()
-    assert chunk_count > 100
-    assert okapi["trace"]["profiles"]["bm25-okapi"]["documentCount"] == chunk_count
-    assert okapi["trace"]["resultIds"][:2] == [
-        "travel/kyoto-tea-ceremony.md#0", "recipes/iced-tea.md#0"]
-    assert cli.main([*argv, "--bm25-okapi", "--k1", "-1"]) == 2
-    capsys.readouterr()
-    assert cli.main(argv) == 0
-    fts = json.loads(capsys.readouterr().out)
-    assert "profiles" not in fts["trace"]
-    assert fts["trace"]["resultIds"][0] == "recipes/iced-tea.md#0"
+def test_search_seed_numbers_and_top_eight() -> None:
+    """OKAPI-24: seed 002's 0.0328 and 0.0164; OKAPI-26: the default 8."""
+    both = SEARCH({"query": "cup", "documents": WORKED, "legs": {"dense": [{"id": "a"}]}})
+    assert both["results"][0]["score"] == 0.03278688524590164
+    docs = [{"id": f"n{i}", "path": f"n{i}.md", "content": "tea " * (10 - i)} for i in range(10)]
+    assert len(SEARCH({"query": "tea", "documents": docs, "legs": {"dense": []}})["results"]) == 8
 
 
-def test_seed_size_is_top_k_not_a_profile_cut() -> None:
-    """OKAPI-16: nine matches come back nine without topK (core default 10), eight with the
-    seed's topK 8; the profile has no post-rerank cut of its own."""
-    from conformance.adapters.ops.pipeline import op_search
-    from reference.profiles.bm25_okapi import PIPELINE
-
-    assert PIPELINE.after_rerank is None
-    docs = [{"id": f"n{i}", "path": f"n{i}.md", "content": "tea " * (9 - i)} for i in range(9)]
-    backends = {
-        "bm25": {"responses": {'"tea"': [{"id": d["id"], "path": d["path"]} for d in docs]}},
-        "profiles": {"bm25-okapi": {"documents": docs}},
-    }
-    request: dict[str, Any] = {"query": "tea", "mode": "bm25", "profiles": {"bm25-okapi": {}}}
-    assert len(op_search({"request": request, "backends": backends})["results"]) == 9
-    eight = op_search({"request": {**request, "topK": 8}, "backends": backends})["results"]
-    assert [r["id"] for r in eight] == [f"n{i}" for i in range(8)]
+def test_search_hyde_is_traced_never_scored() -> None:
+    """OKAPI-19, OKAPI-20: the sparse list is the raw query's, whole (OKAPI-23); the document is
+    traced normalised."""
+    out = SEARCH({"query": "tea", "documents": WORKED, "legs": {"dense": []},
+                  "hypotheticalDocument": "  Coffee mug  "})
+    assert out["trace"]["hyde"] == {"document": "Coffee mug"}
+    assert [h["id"] for h in out["trace"]["bm25"]["hits"]] == ["a", "d"]
 
 
-def test_hypothetical_document_is_what_the_vector_leg_embeds() -> None:
-    """OKAPI-17 PIPE-11: the vector leg embeds the normalised document; the query stays for
-    everything else; an empty-after-normalisation or non-string document is invalid."""
-    from reference.profile_hooks import ProfileCall
-    from reference.profiles.bm25_okapi import PIPELINE
-
-    assert PIPELINE.vector_query is not None
-    options = PIPELINE.parse_request({"hypotheticalDocument": "  Ramen\tnoodle "})
-    call = ProfileCall("bm25-okapi", options, None)
-    assert PIPELINE.vector_query(call, "tea") == "Ramen noodle"
-    none = ProfileCall("bm25-okapi", PIPELINE.parse_request({"hypotheticalDocument": None}), None)
-    assert PIPELINE.vector_query(none, "tea") == "tea"
-    for bad in ("", " \u200b ", 42, ["x"]):
+def test_search_rejects_what_the_chapter_rejects() -> None:
+    """OKAPI-18, OKAPI-21: unknown members, a bm25 leg, unknown or repeated dense ids."""
+    bad: list[tuple[dict[str, Any], dict[str, Any]]] = [
+        ({"dense": [{"id": "zz"}]}, {}),
+        ({"dense": [{"id": "a"}, {"id": "a"}]}, {}),
+        ({"dense": [], "bm25": []}, {}),
+        ({"dense": []}, {"topK": 8}),
+        ({"dense": []}, {"limit": 0}),
+    ]
+    for legs, extra in bad:
         with pytest.raises(InvalidInput):
-            PIPELINE.parse_request({"hypotheticalDocument": bad})
+            SEARCH({"query": "tea", "documents": WORKED, "legs": legs, **extra})
+
+
+def test_every_search_case_input_and_output_fits_the_schemas() -> None:
+    """OKAPI-18, OKAPI-27: the golden inputs of bm25-okapi.search (errors aside) are valid under
+    search.input.schema.json and the reference's outputs under search.output.schema.json."""
+    import jsonschema
+
+    given, answer = _schema("search.input.schema.json"), _schema("search.output.schema.json")
+    cases = [c for c in load_all() if c.op == "bm25-okapi.search" and "error" not in c.expect]
+    assert len(cases) >= 25
+    for case in cases:
+        jsonschema.validate(case.input, given)
+        jsonschema.validate(SEARCH(case.input), answer)

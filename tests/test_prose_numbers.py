@@ -100,3 +100,28 @@ def test_readme_counts_of_broken_ports_and_labelled_queries() -> None:
     ]
     queries = read_queries(ROOT / "corpus" / "demo-qrels" / "queries.tsv")
     assert re.findall(r"`corpus/demo-qrels/` holds (\d+) queries", text) == [str(len(queries))]
+
+
+def test_the_porter_checklist_cites_exact_arithmetic_only_where_the_spec_orders_exactly() -> None:
+    """Issue 38: the trap checklist still sent RRF-6 to big-integer fractions after 3.0.0 made
+    it order by the emitted float. A checklist line about exact values or fractions cites only
+    clauses whose text says `exact`, and never one that orders by the emitted score."""
+    text = _text("ports/README.md")
+    checklist = [line for line in text.split("\n- [ ] ") if line.startswith("**")]
+    assert checklist
+    for item in checklist:
+        claim = item.split("No fractions")[0]
+        if not re.search(r"big-integer|fraction|[Ee]xact arithmetic", claim):
+            continue
+        for cid in re.findall(r"\b[A-Z]+-\d+\b", item):
+            body = _clause_text(cid)
+            assert "exact" in body.lower(), f"{cid} is cited for exact arithmetic: {body[:80]}"
+            assert "ordered by the emitted score" not in body, cid
+
+
+def _clause_text(cid: str) -> str:
+    (text,) = [t for p in sorted((ROOT / "spec").glob("*.md"))
+               if f"- **{cid}**" in (t := p.read_text(encoding="utf-8"))]
+    start = text.index(f"- **{cid}**")
+    end = text.find("\n- **", start)
+    return text[start:end if end != -1 else None]

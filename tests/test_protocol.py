@@ -196,3 +196,18 @@ def test_reference_adapter_serves_a_session_and_exits_on_bye() -> None:
     replies = [json.loads(x) for x in stdout.getvalue().splitlines()]
     assert [r["type"] for r in replies] == ["hello", "error", "result"]
     assert replies[2] == {"type": "result", "seq": 8, "output": {"length": 3}}
+
+
+def test_a_non_json_line_shows_the_text_around_the_offending_column() -> None:
+    """Issue 38: the excerpt was the line's first 120 characters, cut before a late `inf`."""
+    from conformance.adapters.protocol import decode
+    from conformance.common.strict_json import ProtocolError
+
+    padding = ", ".join(f'"k{i}": {i}' for i in range(40))
+    line = '{"type": "result", "seq": 1, "output": {' + padding + ', "score": inf}}'
+    assert line.index("inf") > 200
+    with pytest.raises(ProtocolError) as caught:
+        decode(line.encode())
+    message = str(caught.value)
+    assert f"at column {line.index('inf') + 1}:" in message
+    assert '"score": inf}}' in message and message.count("…") == 1

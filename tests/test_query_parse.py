@@ -7,7 +7,7 @@ import re
 import pytest
 
 from reference.data import kit_root
-from reference.query import ParsedQuery, Token, parse
+from reference.query import ParsedQuery, Token, compile_query, parse
 from reference.query.parse import STRIP_SET
 
 
@@ -70,9 +70,14 @@ def test_last_pending_operator_wins() -> None:
     assert parse("a1 NOT AND OR b2").tokens[1].operator == "OR"
 
 
-def test_leading_operator_is_dropped() -> None:
-    """DSL-5: the first token never carries an operator (FTS5 has no unary NOT)."""
-    assert parse("NOT alpha").tokens == (Token("term", "alpha", None),)
+def test_leading_operator_is_kept_on_the_first_token() -> None:
+    """DSL-5: the anchor's "Leading NOT" example keeps NOT on the parsed token."""
+    assert parse("NOT alpha").tokens == (Token("term", "alpha", "NOT"),)
+
+
+def test_leading_operator_is_dropped_by_the_compiler() -> None:
+    """DSL-5, DSL-17: the compiled expression has no operator before its first string."""
+    assert compile_query(parse("NOT alpha bravo")) == '"alpha" OR "bravo"'
 
 
 def test_trailing_operator_is_dropped() -> None:

@@ -43,12 +43,3 @@ def test_pipe_14_a_megabyte_query_is_refused_at_once_by_hrc_search(
     assert main(["search", query, "--db", str(db)]) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "more than 4096 (PIPE-14)" in err
-
-
-def test_gbrain_22_a_variant_is_bounded_as_the_query_is() -> None:
-    """GBRAIN-22 with PIPE-14: a query variant of 4097 code points is invalid_input."""
-    from reference.profiles.gbrain.graph_leg import _variants
-
-    assert _variants(["\U0001d400" * 4096], "v") == ("\U0001d400" * 4096,)
-    with pytest.raises(InvalidInput, match=r"v\[1\] has more than 4096 code points"):
-        _variants(["ok", "a" * 4097], "v")

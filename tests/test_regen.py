@@ -143,3 +143,36 @@ def test_lost_pointers_name_members_and_list_entries_past_the_end() -> None:
     template = {"a": [{"x": 1}, {"x": 2}, {"x": 3}], "b/c": 1, "d": {"e": 1}}
     value = {"a": [{"x": 1}, {"y": 2}], "d": {"e": 2}}
     assert lost_pointers(template, value) == ["/a/2", "/a/1/x", "/b~1c"]
+
+
+def test_a_rewrite_keeps_the_nodes_quoting_style() -> None:
+    """Issue 38: a rewrite mixed quoted and plain ids on one line; the new values follow the
+    quotes the old node used (single, double) or stay plain."""
+    import yaml
+
+    text = "cases:\n  - id: a/b/c\n    expect:\n      output: {ids: ['a', 'b']}\n"
+    out = rewrite_text(text, [("a/b/c", {"ids": ["a", "b"]}, {"ids": ["a", "b", "it's"]})])
+    assert out.endswith("output: {ids: ['a', 'b', 'it''s']}\n")
+    double = text.replace("'", '"')
+    out = rewrite_text(double, [("a/b/c", {"ids": ["a", "b"]}, {"ids": ["a", "c"]})])
+    assert out.endswith('output: {ids: ["a", "c"]}\n')
+    plain = text.replace("'", "")
+    out = rewrite_text(plain, [("a/b/c", {"ids": ["a", "b"]}, {"ids": ["a", "c"]})])
+    assert out.endswith("output: {ids: [a, c]}\n")
+    assert yaml.safe_load(out)["cases"][0]["expect"]["output"] == {"ids": ["a", "c"]}
+
+
+def test_a_big_flow_expectation_is_rewritten_in_block_style() -> None:
+    """Issue 38: changing one default rewrote a ~2 KB case as one flow line. A flow value of a
+    block mapping that no longer fits the line becomes a block at the key's indentation."""
+    import yaml
+
+    old = {"results": [{"id": f"d{i}", "score": 0.5} for i in range(3)]}
+    new = {"results": [{"id": f"d{i}", "score": 0.25, "path": f"docs/n{i}.md"} for i in range(9)]}
+    text = ("cases:\n  - id: a/b/c\n    expect:\n      output: "
+            + "{results: [" + ", ".join(f"{{id: d{i}, score: 0.5}}" for i in range(3)) + "]}\n")
+    out = rewrite_text(text, [("a/b/c", old, new)])
+    assert yaml.safe_load(out)["cases"][0]["expect"]["output"] == new
+    lines = out.splitlines()
+    assert lines[3] == "      output:" and lines[4] == "        results:"
+    assert all(len(line) <= 100 for line in lines), out

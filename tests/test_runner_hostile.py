@@ -132,6 +132,23 @@ def test_double_answer_charges_the_case_that_was_answered_twice(
     assert "second answer" in (run.results[IDS.index(which)].message or "")
 
 
+@pytest.mark.parametrize("which", [IDS[1], IDS[4]])
+def test_an_answer_to_the_previous_case_instead_of_this_one_charges_both(
+    cases: list[Case], which: str
+) -> None:
+    """PROTO-35 An adapter that answers case N with case N-1's answer (seq N-1) and nothing
+    else: N is `timed_out`, and N-1, answered twice, is a `protocol_violation` (before: N-1
+    stayed `passed`, the second answer dropped with the timeout; issue 39 item 6)."""
+    run = run_suite(cases, fake("replay_previous", which), FAST)
+    assert_accounted(run)
+    got = statuses(run)
+    before = IDS[IDS.index(which) - 1]
+    assert got.pop(which) == "timed_out"
+    assert got.pop(before) == "protocol_violation"
+    assert "second answer" in (run.results[IDS.index(before)].message or "")
+    assert set(got.values()) == {"passed"}, got
+
+
 @pytest.mark.parametrize("kind", ["bigint", "deep", "inf"])
 def test_answers_beyond_the_decode_bounds_are_protocol_violations(
     cases: list[Case], tmp_path: Path, kind: str

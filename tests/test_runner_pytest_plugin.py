@@ -29,7 +29,7 @@ def test_cases_become_items_with_failures_and_explicit_skips(
     golden = write_tiny_golden(tmp_path)
     adapter = shlex.join(fake("missing_op", "tiny/length/astral"))
     result = pytester.runpytest(
-        *QUIET, "-rs", "--hrc-adapter", adapter, "--hrc-golden", str(golden)
+        *QUIET, "-rs", "--hrc-adapter", adapter, f"--hrc-golden={golden}"
     )
     # The first item is the data check: this fake reports no dataFiles, so it warns (PROTO-30).
     result.assert_outcomes(passed=3, failed=1, skipped=3, warnings=1)
@@ -103,3 +103,29 @@ def test_hrc_only_without_an_adapter_is_a_usage_error(pytester: pytest.Pytester)
     result = pytester.runpytest(*QUIET, "--hrc-only")
     assert result.ret == pytest.ExitCode.USAGE_ERROR
     result.stderr.fnmatch_lines(["*hrc: --hrc-only needs --hrc-adapter CMD*"])
+
+
+@pytest.mark.slow
+def test_a_separate_adapter_path_that_moves_the_rootdir_is_named_with_the_fix(
+    pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 38: `--hrc-adapter ../sdk/adapter` rooted pytest at the common parent of the two
+    folders (pytest reads the value as a test path before the plugin loads). The run warns
+    with the fix; `--hrc-adapter=PATH` roots pytest where it runs, without the warning."""
+    from conformance.commands import init_port as scaffold
+
+    port = pytester.path / "port"
+    port.mkdir()
+    scaffold.init_port("python", pytester.path / "sdk")
+    (port / "pytest.ini").write_text("[pytest]\n", encoding="utf-8")
+    adapter = str(pytester.path / "sdk" / "adapter")
+    monkeypatch.chdir(port)
+    moved = pytester.runpytest("-p", "no:cacheprovider", "--hrc-adapter", adapter, "--hrc-only",
+                               "--collect-only", "-q")
+    assert f"instead of {port}" in "\n".join(moved.outlines)
+    assert "write --hrc-adapter=CMD, --hrc-golden=DIR (with '=')" in "\n".join(moved.outlines)
+    kept = pytester.runpytest("-p", "no:cacheprovider", f"--hrc-adapter={adapter}", "--hrc-only",
+                              "--collect-only", "-q")
+    assert kept.ret == pytest.ExitCode.OK
+    assert "write --hrc-adapter=CMD" not in "\n".join(kept.outlines)
+    assert not any(line.startswith("..") for line in kept.outlines)

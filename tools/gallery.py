@@ -30,8 +30,9 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from conformance.common import atomic_write  # noqa: E402
 from conformance.judging import authority  # noqa: E402
-from conformance.reports.matrix import build, render_markdown  # noqa: E402
+from conformance.reports.matrix import build, markdown_text, render_markdown  # noqa: E402
 from conformance.reports.report import load  # noqa: E402
 from conformance.running.results import FAILING  # noqa: E402
 
@@ -150,10 +151,14 @@ def rendered(reports: Path | None = None) -> str:
     `reports`). Only hello fields and case outcomes enter it, never durations."""
     documents = [(lib, load(report_path(lib, reports))) for lib in LIBRARIES]
     stages, rows = build([doc for _, doc in documents])
+    def cell(value: Any) -> str:  # a report's hello text is inert Markdown (issue 39)
+        return markdown_text(str(value))
+
     versions = "\n".join(
-        f"| [`{lib}`]({lib}/) | {doc['adapter'].get('name', '?')} "
-        f"{doc['adapter'].get('version', '?')} | {', '.join(doc['adapter'].get('operations', []))} "
-        f"| {', '.join(doc['adapter'].get('capabilities', [])) or '–'} "
+        f"| [`{lib}`]({lib}/) | {cell(doc['adapter'].get('name', '?'))} "
+        f"{cell(doc['adapter'].get('version', '?'))} "
+        f"| {', '.join(cell(o) for o in doc['adapter'].get('operations', []))} "
+        f"| {', '.join(cell(c) for c in doc['adapter'].get('capabilities', [])) or '–'} "
         f"| {doc['summary']['passed']} passed, "
         f"{sum(doc['summary'][s] for s in FAILING)} failing, "
         f"{doc['summary']['not_applicable']} not applicable "
@@ -198,7 +203,7 @@ def render(check: bool, reports: Path | None = None) -> int:
                   "give; run `python tools/gallery.py all` and commit", file=sys.stderr)
             return 1
         return 0
-    README.write_text(new, encoding="utf-8", newline="\n")
+    atomic_write.write_text(README, new)  # PROTO-49
     print(f"gallery: wrote {README.relative_to(ROOT)}")
     return 0
 

@@ -12,7 +12,7 @@ import json
 from dataclasses import dataclass, field
 from typing import Any
 
-from conformance.common.strict_json import ProtocolError, _excerpt, loads_strict
+from conformance.common.strict_json import ProtocolError, _excerpt, excerpt_at, loads_strict
 from conformance.judging import profiles
 from conformance.judging.schemas import schema_validator
 
@@ -60,6 +60,8 @@ def decode(line: bytes) -> Message:
         value = loads_strict(text)
     except ProtocolError:
         raise
+    except json.JSONDecodeError as exc:
+        raise ProtocolError(f"line is not JSON: {exc.msg} {excerpt_at(text, exc.pos)}") from exc
     except (ValueError, RecursionError) as exc:
         raise ProtocolError(f"line is not JSON: {exc}: {_excerpt(text)}") from exc
     if not isinstance(value, dict):

@@ -17,7 +17,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from conformance.common import errors
+from conformance.common import atomic_write, errors
 from conformance.judging.cases import Case, CaseFileError, case_files, load_all, suite_profiles
 from conformance.judging.datafiles import kit_hashes
 from conformance.judging.profiles import spec_dir_for
@@ -84,6 +84,9 @@ def cmd_bundle(args: argparse.Namespace) -> int:
     if args.output == "-":
         sys.stdout.write(text)
     else:
-        Path(args.output).write_text(text, encoding="utf-8")
+        try:
+            atomic_write.write_text(Path(args.output), text)  # PROTO-49
+        except OSError as exc:
+            return errors.emit("bundle", f"cannot write {errors.os_message(exc, args.output)}")
         print(f"hrc bundle: wrote {len(cases)} cases to {args.output}", file=sys.stderr)
     return 0

@@ -21,6 +21,7 @@ from typing import Any
 
 from conformance.common import errors, input_files
 from conformance.judging.compare import differences, drop_timings
+from conformance.reports import diff_lists
 
 _REASONS = {"missing field": "only in A", "unexpected field": "only in B"}
 
@@ -33,11 +34,25 @@ class Difference:
     b: Any
 
     def render(self) -> str:
-        if self.reason == "only in A":
-            return f"{self.path}: only in A: {_show(self.a)}"
-        if self.reason == "only in B":
-            return f"{self.path}: only in B: {_show(self.b)}"
-        return f"{self.path or '/'}: {self.reason}\n  A: {_show(self.a)}\n  B: {_show(self.b)}"
+        if self.reason == "only in A" or self.reason.startswith("removed"):
+            return f"{self.path}: {self.reason}: {_show(self.a)}"
+        if self.reason == "only in B" or self.reason.startswith("inserted"):
+            return f"{self.path}: {self.reason}: {_show(self.b)}"
+        if self.reason.startswith("moved"):
+            return f"{self.path}: {self.reason}"
+        text_a, text_b = _text(self.a), _text(self.b)
+        if len(text_a) > _LIMIT or len(text_b) > _LIMIT:
+            cut_a, cut_b, at = diff_lists.around_first_difference(text_a, text_b)
+            return (f"{self.path or '/'}: {self.reason} (first difference at character {at} "
+                    f"of {len(text_a)} / {len(text_b)})\n  A: {cut_a}\n  B: {cut_b}")
+        return f"{self.path or '/'}: {self.reason}\n  A: {text_a}\n  B: {text_b}"
+
+
+_LIMIT = 300
+
+
+def _text(value: Any) -> str:
+    return json.dumps(value, ensure_ascii=False)
 
 
 def _show(value: Any, limit: int = 300) -> str:
@@ -46,11 +61,33 @@ def _show(value: Any, limit: int = 300) -> str:
 
 
 def diff_values(a: Any, b: Any, prefix: str = "", op: str | None = None) -> list[Difference]:
-    """Every difference between two JSON values, `timings` ignored; `op` for TEXT-13's table."""
-    return [
-        Difference(prefix + m.path, _REASONS.get(m.reason, m.reason), m.expected, m.actual)
-        for m in differences(drop_timings(a), drop_timings(b), "exact", "", op)
-    ]
+    """Every difference between two JSON values, `timings` ignored; `op` for TEXT-13's table.
+    Lists of identifiable items are aligned (moved / inserted / removed, diff_lists.py)."""
+
+    def leaf(x: Any, y: Any, path: str) -> list[tuple[str, str, Any, Any]]:
+        return [(m.path, _REASONS.get(m.reason, m.reason), m.expected, m.actual)
+                for m in differences(x, y, "exact", path, op)]
+
+    found = diff_lists.walk(drop_timings(a), drop_timings(b), "", leaf)
+    return [Difference(prefix + path, reason, x, y) for path, reason, x, y in found]
+
+
+def _truncated_outputs(case_id: str, a: Any, b: Any) -> list[Difference] | None:
+    """Two outputs the runner kept as digests (PROTO-39): their sizes and kept prefixes around
+    the first difference, instead of two SHA-256 values; None unless both are such records."""
+    ra, rb = diff_lists.truncated(a), diff_lists.truncated(b)
+    if ra is None or rb is None:
+        return None
+    if ra.get("sha256") == rb.get("sha256"):
+        return []
+    prefix_a, prefix_b = str(ra.get("prefix", "")), str(rb.get("prefix", ""))
+    if prefix_a == prefix_b:
+        reason = (f"output too long to keep (PROTO-39: {ra.get('bytes')} / {rb.get('bytes')} "
+                  f"bytes): the kept first {len(prefix_a)} characters agree, the change lies "
+                  "after them; rerun the case alone (hrc run --select ID) to see it")
+        return [Difference(f"{case_id} /output", reason, ra.get("bytes"), rb.get("bytes"))]
+    reason = f"output too long to keep (PROTO-39: {ra.get('bytes')} / {rb.get('bytes')} bytes)"
+    return [Difference(f"{case_id} /output", reason, prefix_a, prefix_b)]
 
 
 def is_report(value: Any) -> bool:
@@ -95,6 +132,10 @@ def diff_reports(a: dict[str, Any], b: dict[str, Any]) -> list[Difference]:
         op = ca.get("op") if isinstance(ca.get("op"), str) else None
         answer_a, answer_b = _answer(ca), _answer(cb)
         if "output" in answer_a and "output" in answer_b:
+            kept = _truncated_outputs(case_id, answer_a["output"], answer_b["output"])
+            if kept is not None:
+                out.extend(kept)
+                continue
             # Tolerances are keyed by pointers into the output (TEXT-13).
             found = diff_values(answer_a["output"], answer_b["output"], f"{case_id} /output", op)
             out.extend(found)

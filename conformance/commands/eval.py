@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from conformance.common import errors, input_files, strict_json
+from conformance.common import atomic_write, errors, input_files, strict_json
 from conformance.reports import eval_trec
 from conformance.reports.eval_chart import svg_chart
 from conformance.reports.eval_trec import (
@@ -170,7 +170,7 @@ def table(evaluations: Mapping[str, metrics.Evaluation], k: int, markdown: bool)
 
 def _write(path: Path, text: str) -> None:
     try:
-        path.write_text(text, encoding="utf-8")
+        atomic_write.write_text(path, text)  # PROTO-49
     except OSError as exc:
         raise UsageError(f"cannot write {path}: {exc}") from exc
 

@@ -57,13 +57,16 @@ LANGUAGES: dict[str, Language] = {
     ),
     "typescript": Language(
         "typescript", "TypeScript (Node)", "adapter.ts",
-        "`tsc` (from `npm install`, the only dependency) when `adapter.ts` changed",
+        "`tsc` (from `npm install`, the only dependency) when a `.ts` file, `tsconfig.json` or "
+        "`package.json` changed; a type error fails the build and emits nothing",
         "node (18 or later), npm",
         "`JSON.parse` / `JSON.stringify` (which writes NaN as null: check `Number.isFinite`)",
         "`str.length` counts UTF-16 units; `[...str].length` counts code points",
     ),
     "go": Language(
-        "go", "Go", "main.go", "`go build` when a `.go` file changed", "go (1.21 or later)",
+        "go", "Go", "main.go",
+        "`go build` when a `.go` file, `go.mod` or `go.sum` changed (a build error runs nothing)",
+        "go (1.21 or later)",
         "`encoding/json` (standard library)",
         "`len(s)` counts bytes; `utf8.RuneCountInString(s)` counts code points",
     ),
@@ -75,13 +78,23 @@ LANGUAGES: dict[str, Language] = {
         "`s.len()` counts bytes; `s.chars().count()` counts code points",
     ),
     "java": Language(
-        "java", "Java", "Adapter.java", "`javac` when a `.java` file changed",
+        "java", "Java", "Adapter.java",
+        "`javac` when a `.java` file changed (a compile error runs nothing)",
         "javac and java (17 or later; a port that writes floats wants 19 or later, whose "
         "`Double.toString` is shortest round-trip: ports/README.md)",
         "`Json.java`, a small JSON reader and writer, so no Maven or Gradle is needed; "
         "switch to Jackson or Gson whenever you like",
         "`String.length()` counts UTF-16 units; `codePointCount` counts code points",
     ),
+}
+#: How each scaffold answers `unsupported` (OP-2), for its README.
+UNSUPPORTED = {
+    "python": "`raise Unsupported(why)`",
+    "javascript": "`throw new Unsupported(why)`",
+    "typescript": "`throw new Unsupported(why)`",
+    "go": '`return nil, fmt.Errorf("%w: why", errUnsupported)`',
+    "rust": "`Err(Failure::Unsupported(why))`",
+    "java": "`throw new Unsupported(why)`",
 }
 ALIASES = {"py": "python", "js": "javascript", "node": "javascript", "ts": "typescript",
            "golang": "go", "rs": "rust"}
@@ -182,19 +195,22 @@ list. The trap this first operation guards: {language.code_points}.
    `hrc run --adapter {launcher} --select portability/` (or `--select rrf/` …). The hello
    declares whatever the table holds; declare only what you implement completely.
 2. **Map errors to kinds** (OP-2): an input the spec rejects is `invalid_input`; a backend
-   failure `index_error`; a missing feature `unsupported`; anything else `internal_error`,
-   with the details on stderr. Never exit because of an input; never print to stdout
-   anything but protocol lines.
+   failure `index_error`; a missing feature `unsupported` ({UNSUPPORTED[language.name]});
+   anything else `internal_error`, with the details on stderr. Never exit because of an
+   input; never print to stdout anything but protocol lines; an output holding NaN or
+   Infinity is answered `internal_error` by the scaffold (JSON has neither, PROTO-2).
 3. **Load the spec's data files** (stopwords, intent tables, the punctuation table): read them
    from `$(hrc data-path)` (or copy them into your package and check the bytes), and name each
    file you loaded in the hello's `dataFiles` with the SHA-256 of the bytes you parsed
    (PROTO-28); the runner then fails the run on a stale copy. The scaffold loads none, so it
    reports `{{}}`.
-4. **Pin the kit in CI**: the kit is on no package index; `hrc pin` prints the command that
-   installs this kit ({kit}, release tag `v{kit}`: a clone at that tag, or the wheel
-   `hrc pin --wheel dist/` builds), then
-   `hrc run --adapter {launcher} --expected-failures expected-failures.yaml`
-   (a YAML list of `{{id, reason}}`, `[]` when you can). The run exits 1 when a case fails.
+4. **Pin the kit in CI**: the kit is on no package index and needs no release tag. In a
+   clone of the kit, `hrc pin --wheel vendor/` builds its wheel ({kit}) and prints the
+   `pip install` line; commit that file. `hrc pin --ci ci/` writes the kit's CI recipe, a
+   shell script and a GitHub Actions workflow: they install the wheel, build this adapter and run
+   `hrc run --adapter ./adapter --require all --junit …` with
+   `--expected-failures expected-failures.yaml` when you have one (a YAML list of
+   `{{id, reason}}`, `[]` when you can). The run exits 1 when a case fails.
 5. **Read the traps**: the spec lives beside the data (`$(hrc data-path)/..`); start with
    `portability.md` (TEXT-*) and `adapter-protocol.md` (PROTO-*).
 """

@@ -32,7 +32,7 @@ from typing import Any
 import yaml
 
 from conformance.adapters.protocol import non_finite_at
-from conformance.common import errors
+from conformance.common import atomic_write, errors, yaml_loader
 from conformance.judging.authority import AuthorityError, index_for
 from conformance.judging.cases import Case, CaseFileError, case_files, load_all, load_text
 from conformance.judging.compare import absent_problem, check, compare, drop_timings, numbers_equal
@@ -210,7 +210,18 @@ def _float(value: float) -> str:
     return mantissa + ("e" + exponent if exponent else "")
 
 
-def scalar(value: Any) -> str:
+def _single_quote(text: str) -> str | None:
+    """`'text'` (YAML single quotes: no escapes, `'` doubled), None when `text` needs one."""
+    if any((ch in _ESCAPES and ch not in '\\"') or _needs_escape(ch) for ch in text):
+        return None
+    return "'" + text.replace("'", "''") + "'"
+
+
+def scalar(value: Any, quote: str | None = None) -> str:
+    """One scalar; strings plain when YAML reads them back as the same string, or always in
+    `quote` (`'` or `"`) when the node being rewritten quotes its strings (issue 38)."""
+    if isinstance(value, str) and quote is not None:
+        return (_single_quote(value) if quote == "'" else None) or _quote(value)
     if value is None:
         return "null"
     if value is True:
@@ -232,13 +243,13 @@ def _key(key: str) -> str:
     return scalar(key)
 
 
-def flow(value: Any) -> str:
+def flow(value: Any, quote: str | None = None) -> str:
     """One-line YAML flow form."""
     if isinstance(value, dict):
-        return "{" + ", ".join(f"{_key(k)}: {flow(v)}" for k, v in value.items()) + "}"
+        return "{" + ", ".join(f"{_key(k)}: {flow(v, quote)}" for k, v in value.items()) + "}"
     if isinstance(value, list):
-        return "[" + ", ".join(flow(v) for v in value) + "]"
-    return scalar(value)
+        return "[" + ", ".join(flow(v, quote) for v in value) + "]"
+    return scalar(value, quote)
 
 
 def _simple(value: Any, col: int) -> bool:
@@ -248,7 +259,7 @@ def _simple(value: Any, col: int) -> bool:
     return col + len(flow(value)) <= _FLOW_WIDTH
 
 
-def block(value: Any, col: int) -> str:
+def block(value: Any, col: int, quote: str | None = None) -> str:
     """Block form; the first line is written at the current position, the rest at `col`."""
     pad = " " * col
     lines: list[str] = []
@@ -257,19 +268,19 @@ def block(value: Any, col: int) -> str:
             return "{}"
         for key, item in value.items():
             if _simple(item, col + len(_key(key)) + 2):
-                lines.append(f"{_key(key)}: {flow(item)}")
+                lines.append(f"{_key(key)}: {flow(item, quote)}")
             else:
-                lines.append(f"{_key(key)}:\n{pad}  " + block(item, col + 2))
+                lines.append(f"{_key(key)}:\n{pad}  " + block(item, col + 2, quote))
     elif isinstance(value, list):
         if not value:
             return "[]"
         for item in value:
             if _simple(item, col + 2):
-                lines.append(f"- {flow(item)}")
+                lines.append(f"- {flow(item, quote)}")
             else:
-                lines.append("- " + block(item, col + 2))
+                lines.append("- " + block(item, col + 2, quote))
     else:
-        return scalar(value)
+        return scalar(value, quote)
     return ("\n" + pad).join(lines)
 
 
@@ -359,24 +370,93 @@ def _content_end(node: yaml.Node, text: str) -> int:
     return end
 
 
-def _replacement(node: yaml.Node, new: Any, text: str) -> tuple[int, int, str]:
-    """(start, end, text) replacing `node` by `new`, in the node's own style."""
+def string_style(node: yaml.Node, root: yaml.Node | None = None) -> str | None:
+    """How the strings of `node` are written (issue 38: a rewrite mixed quoted and plain ids on
+    one line): the quote most of its string values use when most are quoted, else None
+    (plain). A node without string values follows `root`, the whole file."""
+    counts: dict[str | None, int] = {}
+    stack: list[tuple[yaml.Node, bool]] = [(node, False)]
+    while stack:
+        current, is_key = stack.pop()
+        if isinstance(current, yaml.ScalarNode):
+            if not is_key and current.tag == "tag:yaml.org,2002:str":
+                style = current.style if current.style in ("'", '"') else None
+                counts[style] = counts.get(style, 0) + 1
+        elif isinstance(current, yaml.MappingNode):
+            for k, v in current.value:
+                stack.extend(((k, True), (v, False)))
+        elif isinstance(current, yaml.SequenceNode):
+            stack.extend((v, False) for v in current.value)
+    if not counts:
+        return string_style(root) if root is not None and root is not node else None
+    quoted = {k: v for k, v in counts.items() if k is not None}
+    if not quoted or sum(quoted.values()) <= counts.get(None, 0):
+        return None
+    return max(sorted(quoted, key=str), key=lambda k: quoted[k])
+
+
+def _block_start(text: str, start: int) -> tuple[int, int] | None:
+    """Where a block form of the flow node at `start` begins and its indentation, when the node
+    is a block mapping's value (`key: {…}`); None inside a flow collection."""
+    line_start = text.rfind("\n", 0, start) + 1
+    prefix = text[line_start:start]
+    if not re.fullmatch(r"\s*(- )*[^\s{}\[\],#&*!|>'\"%@`][^{}\[\],#]*:\s+", prefix):
+        return None
+    stripped = prefix.lstrip(" ")
+    column = len(prefix) - len(stripped)
+    while stripped.startswith("- "):
+        stripped, column = stripped[2:], column + 2
+    return line_start + len(prefix.rstrip()), column + 2
+
+
+def _outermost_big_flow(output: yaml.Node, path: Path_, new: Any, text: str) -> Path_:
+    """`path`, or the path of the outermost flow collection holding it when that collection,
+    rewritten with the new value, no longer fits its line and can become a block."""
+    for depth in range(len(path) + 1):
+        node = _descend(output, path[:depth])
+        if isinstance(node, yaml.ScalarNode) or not getattr(node, "flow_style", False):
+            continue
+        value = _value_at(new, path[:depth])
+        fits = node.start_mark.column + len(flow(value)) <= _FLOW_WIDTH
+        if not fits and _block_start(text, node.start_mark.index) is not None:
+            return path[:depth]
+        return path
+    return path
+
+
+def _replacement(
+    node: yaml.Node, new: Any, text: str, root: yaml.Node | None = None
+) -> tuple[int, int, str]:
+    """(start, end, text) replacing `node` by `new`, in the node's own style and quoting; a
+    flow collection that no longer fits the line becomes a block (issue 38: a ~2 KB one-line
+    case was rewritten as one line)."""
+    quote = string_style(node, root)
     if isinstance(node, yaml.ScalarNode) or getattr(node, "flow_style", False):
-        return node.start_mark.index, node.end_mark.index, flow(new)
-    return node.start_mark.index, _content_end(node, text), block(new, node.start_mark.column)
+        one_line = flow(new, quote)
+        big = node.start_mark.column + len(one_line) > _FLOW_WIDTH
+        at = _block_start(text, node.start_mark.index) if big else None
+        if at is not None and isinstance(new, dict | list) and new:
+            start, indent = at
+            return start, node.end_mark.index, "\n" + " " * indent + block(new, indent, quote)
+        return node.start_mark.index, node.end_mark.index, one_line
+    return (node.start_mark.index, _content_end(node, text),
+            block(new, node.start_mark.column, quote))
 
 
 def rewrite_text(text: str, edits: Sequence[tuple[str, Any, Any]]) -> str:
     """Apply (case id, old output, new output) edits to one file's text, minimally."""
-    root = yaml.compose(text, Loader=yaml.SafeLoader)
+    root = yaml_loader.compose(text)
     if root is None:
         raise RegenError("empty file")
-    spans: list[tuple[int, int, str]] = []
+    spans: dict[int, tuple[int, int, str]] = {}
     for case_id, old, new in edits:
         _, output = _output_node(root, case_id)
         for path in stale_paths(old, new):
-            spans.append(_replacement(_descend(output, path), _value_at(new, path), text))
-    for start, end, replacement in sorted(spans, reverse=True):
+            path = _outermost_big_flow(output, path, new, text)
+            start, end, replacement = _replacement(
+                _descend(output, path), _value_at(new, path), text, root)
+            spans[start] = (start, end, replacement)
+    for start, end, replacement in sorted(spans.values(), reverse=True):
         text = text[:start] + replacement + text[end:]
     return text
 
@@ -459,10 +539,20 @@ def cmd_regen(args: argparse.Namespace) -> int:
     except RegenError as exc:
         errors.emit("regen", str(exc))
         return 1
+    if not args.check:
+        try:  # PROTO-49: a link or a non-regular file is refused before any file is rewritten
+            for path in edits:
+                atomic_write.check_destination(path)
+        except OSError as exc:
+            return errors.emit("regen", f"cannot rewrite {errors.os_message(exc, path)}")
     for path, (old, new) in edits.items():
         sys.stdout.write(unified(path, old, new))
         if not args.check:
-            path.write_text(new, encoding="utf-8")
+            try:  # PROTO-49: a full disk leaves the old file whole
+                atomic_write.write_text(path, new)
+            except OSError as exc:
+                return errors.emit("regen", f"cannot rewrite {errors.os_message(exc, path)}; "
+                                   "the file is unchanged")
     for problem in problems:
         print(f"hrc regen: not rewritten: {problem.render()}", file=sys.stderr)
     verb = "would rewrite" if args.check else "rewrote"

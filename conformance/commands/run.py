@@ -9,12 +9,13 @@ from pathlib import Path
 from typing import Any
 
 from conformance.adapters import protocol
+from conformance.common import signals
 from conformance.judging.cases import CaseFileError, case_files, load_all
 from conformance.judging.expectations import ExpectationsError
 from conformance.judging.selection import SelectionError, select
 from conformance.running import build_step
 from conformance.running.results import NOT_RUN, RunOptions
-from conformance.running.runner import INTERRUPTED_STATUS, adapter_argv, run_suite
+from conformance.running.runner import adapter_argv, run_suite
 
 # -- hrc run ---------------------------------------------------------------------------------
 
@@ -58,6 +59,13 @@ def register(subparsers: Any) -> None:
         "repeatable; any matches)",
     )
     p.add_argument("--golden", type=Path, metavar="DIR", help="golden case directory")
+    p.add_argument(
+        "--failed-from",
+        type=Path,
+        metavar="REPORT",
+        help="run only the cases that failed in REPORT (a --report-json of an earlier run; "
+        "with --select, the failed cases the selection holds)",
+    )
     p.add_argument("--report-json", type=Path, metavar="PATH", help="write the JSON report")
     p.add_argument("--junit", type=Path, metavar="PATH", help="write a JUnit XML report")
     p.add_argument("--timeout", type=_positive, default=5.0, metavar="S", help="per case (5)")
@@ -125,7 +133,7 @@ def cmd_run(args: argparse.Namespace) -> int:
     from conformance.common import errors
     from conformance.judging import authority, expectations, known_ops
     from conformance.judging.profiles import spec_dir_for
-    from conformance.reports import junit, report
+    from conformance.reports import junit, report, tally
     from conformance.reports import update_expected as update
     from conformance.running import require
 
@@ -134,6 +142,9 @@ def cmd_run(args: argparse.Namespace) -> int:
         argv = adapter_argv(args.adapter)
         suite = load_all(case_files(args.golden), root=args.golden)
         chosen = select(suite, args.select, authority.index_for(spec_dir))
+        if args.failed_from is not None:
+            again = set(tally.failed_ids(args.failed_from))
+            chosen = [case for case in chosen if case.id in again]
         expected = (
             expectations.load(
                 args.expected_failures,
@@ -151,7 +162,8 @@ def cmd_run(args: argparse.Namespace) -> int:
                            (args.update_expected_failures, "--update-expected-failures")):
             if path is not None:
                 errors.check_writable(path, what)
-    except (CaseFileError, SelectionError, ExpectationsError, authority.AuthorityError) as exc:
+    except (CaseFileError, SelectionError, ExpectationsError, authority.AuthorityError,
+            tally.FailedFromError) as exc:
         return errors.emit("run", str(exc))
     options = RunOptions(
         timeout=args.timeout,
@@ -179,7 +191,10 @@ def cmd_run(args: argparse.Namespace) -> int:
     if run.aborted is not None:
         errors.emit("run", report.aborted_error(run))
     out = sys.stdout
-    out.write(report.render_text(run, suite_info, repro_prefix(args), quiet=args.quiet))
+    rerun = (f"{repro_prefix(args)} --failed-from {shlex.quote(str(args.report_json))}"
+             if args.report_json is not None else None)
+    out.write(report.render_text(run, suite_info, repro_prefix(args), quiet=args.quiet,
+                                 rerun=rerun))
     out.flush()
     document = report.build(run, suite_info)
     if args.report_json is not None:
@@ -195,6 +210,7 @@ def cmd_run(args: argparse.Namespace) -> int:
         return errors.USAGE
     if run.interrupted:
         not_run = run.counts()[NOT_RUN]
-        print(f"hrc run: interrupted (Ctrl-C); {not_run} selected case(s) not run", file=sys.stderr)
-        return INTERRUPTED_STATUS
+        print(f"hrc run: interrupted ({signals.cause()}); {not_run} selected case(s) not run",
+              file=sys.stderr)
+        return signals.exit_status()
     return 0 if run.ok else 1

@@ -15,6 +15,7 @@ import tempfile
 from pathlib import Path
 from typing import NoReturn, TextIO
 
+from conformance.common.atomic_write import check_destination
 from conformance.common.printable import printable
 
 #: Exit status of a usage, input or environment error (PROTO-25).
@@ -56,8 +57,10 @@ def check_writable(path: Path, what: str) -> None:
     """Raise HrcError unless `path` can be written: its folder exists, is a folder and takes a
     new file, and `path` is not a folder. Checked before a run starts (PROTO-44)."""
     folder = path.parent if str(path.parent) else Path(".")
-    if path.is_dir():
-        raise HrcError(f"{what} {path}: is a directory")
+    try:  # PROTO-49: never a link, never a folder, FIFO or device
+        check_destination(path)
+    except OSError as exc:
+        raise HrcError(f"{what} {path}: {exc.strerror}") from None
     if not folder.exists():
         raise HrcError(f"{what} {path}: folder {folder} does not exist")
     if not folder.is_dir():

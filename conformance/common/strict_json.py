@@ -124,6 +124,15 @@ def _excerpt(text: str, limit: int = 120) -> str:
     return repr(shown)
 
 
+def excerpt_at(text: str, pos: int, width: int = 50) -> str:
+    """The text around character `pos` (up to `width` characters each side, `…` where cut)
+    and the column, so a long line shows the offending spot, not only its start (issue 38)."""
+    pos = max(0, min(pos, len(text)))
+    start, end = max(0, pos - width), min(len(text), pos + width)
+    shown = ("…" if start > 0 else "") + text[start:end] + ("…" if end < len(text) else "")
+    return f"at column {pos + 1}: {shown!r}"
+
+
 _TOKEN = re.compile(r'"(?:[^"\\]|\\.)*"|[{}\[\]:,]|[^\s{}\[\]:,"]+')
 
 

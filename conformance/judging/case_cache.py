@@ -20,24 +20,35 @@ read only when it is a regular file (never through a link) of at most MAX_ENTRY_
 used only when it is strict JSON that names its key, the SHA-256 of the exact case-file text
 and the SHA-256 of its own cases, all matching, and every record passes the caller's check.
 Anything doubtful is a miss: the file is parsed again and the entry rewritten.
+
+Those bindings are hashes of public inputs, so whoever can write the folder could compute them
+for a forged entry (issue 39): every entry also carries an HMAC-SHA256 of its bindings under a
+secret key kept outside the folder (PROTO-52), `HRC_CACHE_KEY` if set, else
+`$XDG_CONFIG_HOME/hrc/cache-key`, else `~/.config/hrc/cache-key`: 32 random bytes, created
+0600 on first use. The cache trusts that file alone: a key that is a link, not ours, readable
+or writable by others, or inside the cache folder turns the cache off (every load parses).
 """
 
 from __future__ import annotations
 
 import hashlib
+import hmac
 import json
 import os
 import stat
 import sys
-import tempfile
 from collections.abc import Callable
 from functools import cache
 from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
 from typing import Any
 
+from conformance.common import atomic_write
+
 #: Bump when the stored form of a case changes.
-FORMAT = 2
+FORMAT = 3
+#: Bytes of the secret key that signs entries (PROTO-52).
+KEY_BYTES = 32
 #: The largest entry read: a case file's cases take a few times its text (MAX_CASE_FILE_BYTES).
 MAX_ENTRY_BYTES = 64 * 1024 * 1024
 #: Entries kept; past this, the oldest half is removed when a new entry is written.
@@ -55,6 +66,75 @@ def cache_dir() -> Path | None:
         return Path(explicit) / "cases"
     base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
     return Path(base) / "hrc" / "cases"
+
+
+def key_path() -> Path:
+    """Where the secret key of the cache lives (outside the cache folder, PROTO-52)."""
+    explicit = os.environ.get("HRC_CACHE_KEY")
+    if explicit:
+        return Path(explicit)
+    base = os.environ.get("XDG_CONFIG_HOME") or str(Path.home() / ".config")
+    return Path(base) / "hrc" / "cache-key"
+
+
+def _read_key(path: Path) -> bytes | None:
+    flags = os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0)
+    try:
+        fd = os.open(path, flags)
+    except OSError:
+        return None
+    try:
+        info = os.fstat(fd)
+        if (not stat.S_ISREG(info.st_mode) or info.st_mode & 0o077
+                or (hasattr(os, "getuid") and info.st_uid != os.getuid())):
+            return None
+        data = os.read(fd, KEY_BYTES + 1)
+    except OSError:
+        return None
+    finally:
+        os.close(fd)
+    return data if len(data) == KEY_BYTES else None
+
+
+def secret_key(folder: Path) -> bytes | None:
+    """The key that signs the entries of `folder`, created 0600 on first use; None (no
+    caching) when it cannot be had or is not kept apart from the folder."""
+    path = key_path()
+    try:
+        where = path.parent.resolve()
+        inside = folder.resolve()
+    except OSError:
+        return None
+    if where == inside or inside in where.parents:
+        return None
+    key = _read_key(path)
+    if key is not None:
+        return key
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+        tmp = path.parent / f".{path.name}.{os.urandom(4).hex()}.tmp"
+        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0),
+                     0o600)
+        try:
+            os.write(fd, os.urandom(KEY_BYTES))
+            os.fsync(fd)
+        finally:
+            os.close(fd)
+        try:
+            os.link(tmp, path)  # never replaces a key another process made meanwhile
+        except FileExistsError:
+            pass
+        finally:
+            tmp.unlink(missing_ok=True)
+    except OSError:
+        return None
+    return _read_key(path)
+
+
+def entry_mac(secret: bytes, key: str, text_sha: str, digest: str) -> str:
+    """HMAC-SHA256 of an entry's bindings under the secret key."""
+    message = f"hrc-case-cache:{FORMAT}\0{key}\0{text_sha}\0{digest}".encode("ascii")
+    return hmac.new(secret, message, hashlib.sha256).hexdigest()
 
 
 def _hash_tree(digest: Any, folder: Path, suffixes: tuple[str, ...] | None) -> None:
@@ -132,16 +212,18 @@ def read_entry(path: Path) -> bytes | None:
 
 
 def _verified(
-    data: bytes, key: str, text: str, check: Callable[[list[Any]], bool]
+    data: bytes, key: str, text: str, check: Callable[[list[Any]], bool], secret: bytes
 ) -> list[dict[str, Any]] | None:
-    """The entry's cases when every binding holds (key, text, own digest, records), else None."""
+    """The entry's cases when every binding holds (key, text, own digest, the MAC over them,
+    records), else None."""
     from conformance.common.strict_json import loads_strict
 
     try:
         stored = loads_strict(data.decode("utf-8"))
     except (ValueError, RecursionError):
         return None
-    if not isinstance(stored, dict) or set(stored) != {"format", "key", "text", "digest", "cases"}:
+    fields = {"format", "key", "text", "digest", "mac", "cases"}
+    if not isinstance(stored, dict) or set(stored) != fields:
         return None
     cases = stored["cases"]
     bound = (
@@ -150,6 +232,9 @@ def _verified(
         and stored["text"] == _sha256(text)
         and isinstance(cases, list)
         and stored["digest"] == cases_digest(cases)
+        and isinstance(stored["mac"], str)
+        and hmac.compare_digest(stored["mac"],
+                                entry_mac(secret, key, stored["text"], stored["digest"]))
     )
     if not bound or not check(cases):
         return None
@@ -167,37 +252,50 @@ def cached(
     file's exact text and `check` accepts a stored list of records; an entry that fails either
     is a miss. `load` may raise; nothing is stored then."""
     folder = cache_dir()
-    if folder is None:
+    secret = _secret_for(folder) if folder is not None else None
+    if folder is None or secret is None:
         return load()
     path = folder / f"{key}.json"
     data = read_entry(path)
     if data is not None:
-        value = _verified(data, key, text, check)
+        value = _verified(data, key, text, check, secret)
         if value is not None:
             return value
     value = load()
+    text_sha, digest = _sha256(text), cases_digest(value)
     _store(
         folder,
         path,
         {
             "format": FORMAT,
             "key": key,
-            "text": _sha256(text),
-            "digest": cases_digest(value),
+            "text": text_sha,
+            "digest": digest,
+            "mac": entry_mac(secret, key, text_sha, digest),
             "cases": value,
         },
     )
     return value
 
 
+_secrets: dict[tuple[Path, Path], bytes | None] = {}
+
+
+def _secret_for(folder: Path) -> bytes | None:
+    """secret_key(folder), looked up once per process per key file and folder."""
+    where = (key_path(), folder)
+    if where not in _secrets:
+        _secrets[where] = secret_key(folder)
+    return _secrets[where]
+
+
 def _store(folder: Path, path: Path, payload: dict[str, Any]) -> None:
     try:
         folder.mkdir(parents=True, exist_ok=True)
         _prune(folder)
-        fd, tmp = tempfile.mkstemp(dir=folder, suffix=".tmp")
-        with os.fdopen(fd, "w", encoding="utf-8") as out:
+        # PROTO-49: no 0-byte temporary is left on a full disk
+        with atomic_write.open_text(path, replace=True) as out:
             json.dump(payload, out, ensure_ascii=True, allow_nan=False)
-        os.replace(tmp, path)
     except (OSError, ValueError):
         pass  # a cache that cannot be written only costs time
 

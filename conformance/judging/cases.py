@@ -14,7 +14,7 @@ from typing import Any
 
 import yaml
 
-from conformance.common import input_files
+from conformance.common import input_files, yaml_loader
 from conformance.common.yaml_errors import invalid_yaml_message
 from conformance.judging import capabilities, case_cache, profiles
 from conformance.judging.schemas import schema_validator
@@ -96,10 +96,15 @@ def _rel(path: Path) -> str:
         return str(path)
 
 
-#: libyaml's parser when PyYAML has it (about 10x faster), with the same safe constructor.
-_Loader: Any = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+#: The kit's one YAML loader (conformance/common/yaml_loader.py).
+_Loader: Any = yaml_loader.Loader
 _JSON_NUMBER = re.compile(r"-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?")
 _PORTABLE_BOOLS = {"true", "false"}
+#: A plain scalar YAML 1.2's core schema (js-yaml, yaml.v3, SnakeYAML Engine) reads as a number.
+_CORE_NUMBER = re.compile(
+    r"[-+]?[0-9]+|0o[0-7]+|0x[0-9a-fA-F]+|[-+]?(\.[0-9]+|[0-9]+(\.[0-9]*)?)([eE][-+]?[0-9]+)?"
+    r"|[-+]?\.(inf|Inf|INF)|\.(nan|NaN|NAN)"
+)
 
 
 #: Bounds on a case file, checked on the event stream before anything is built or walked, so
@@ -246,7 +251,9 @@ def _ambiguous_plain_scalar(node: yaml.ScalarNode) -> str | None:
         if not _JSON_NUMBER.fullmatch(value):
             return "YAML loaders disagree on this number; write it in JSON form or quote it"
         return None
-    if tag == "tag:yaml.org,2002:str" and _JSON_NUMBER.fullmatch(value):
+    if tag == "tag:yaml.org,2002:str" and (
+        _JSON_NUMBER.fullmatch(value) or _CORE_NUMBER.fullmatch(value)
+    ):
         return (
             "PyYAML reads it as a string, other loaders as a number; "
             "write a float with a dot and a signed exponent (1.0e-7, 1.0e+7) or quote it"
@@ -529,6 +536,12 @@ def case_files(root: Path | None = None) -> list[Path]:
     found = sorted(p for p in base.rglob("*.yaml") if p.is_file())
     if not found:
         raise CaseFileError(f"{base}: golden directory holds no case file (*.yaml)")
+    inside = base.resolve()
+    for path in found:  # PROTO-49: a link out of the folder is neither read nor quoted
+        if path.resolve() != inside and inside not in path.resolve().parents:
+            raise CaseFileError(
+                f"{path}: a symbolic link to a file outside the golden directory {base}; "
+                "not read")
     return found
 
 

@@ -16,7 +16,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
-from conformance.judging import trace_optional
+from conformance.judging import rung_plan, trace_optional
 from conformance.judging.pointer import resolve_pointer
 from conformance.judging.tolerances import Tolerance, tolerance_for
 
@@ -183,6 +183,32 @@ def check(expect: dict[str, Any], output: Any, op: str | None = None) -> Mismatc
     output = drop_timings(output)
     if "error" in expect:
         return Mismatch("", {"error": expect["error"]}, output, "expected an error, got an output")
+    mismatch = _check(_with_plans(expect, output, op), output, op)
+    if mismatch is not None and rung_plan.PATH.search(mismatch.path):
+        return Mismatch(mismatch.path, mismatch.expected, mismatch.actual,
+                        f"{rung_plan.REASON}: {mismatch.reason}")
+    return mismatch
+
+
+def _with_plans(expect: dict[str, Any], output: Any, op: str | None) -> dict[str, Any]:
+    """LADDER-16: the expectation of the `expressions` a port's attempt rows list."""
+    if "output" in expect:
+        wanted, pointers = rung_plan.expect_plans(expect["output"], output, op)
+        if wanted is expect["output"]:
+            return expect
+        out = {**expect, "output": wanted}
+        meaning = expect.get("fts5")
+        if meaning is not None:
+            out["fts5"] = {**meaning, "fields": [*meaning["fields"], *pointers]}
+        return out
+    if "one_of" in expect:
+        return {**expect, "one_of": [rung_plan.expect_plans(o, output, op)[0]
+                                     for o in expect["one_of"]]}
+    return expect
+
+
+def _check(expect: dict[str, Any], output: Any, op: str | None) -> Mismatch | None:
+    """`check` once the LADDER-16 expectation is in place."""
     meaning = expect.get("fts5")  # DSL-23: FTS5 fields compare by meaning (set by cases.py)
     if meaning is not None and "output" in expect:
         from conformance.judging import fts5_meaning

@@ -12,6 +12,7 @@ from pathlib import Path
 
 import yaml
 
+from conformance.common import yaml_loader
 from conformance.common.yaml_errors import invalid_yaml_message
 
 _KEYS = {"id", "reason", "link"}
@@ -45,7 +46,7 @@ def load(
     except (OSError, UnicodeDecodeError) as exc:
         raise ExpectationsError(f"{where}:1: cannot read: {exc}") from exc
     try:
-        root = yaml.compose(text, Loader=yaml.SafeLoader)
+        root = yaml_loader.compose(text)
     except yaml.YAMLError as exc:
         raise ExpectationsError(invalid_yaml_message(where, exc)) from exc
     if root is None:

@@ -43,9 +43,10 @@ TOLERANCES: tuple[Tolerance, ...] = (
     Tolerance("engram.boost", "/results/*/score", 1e-14, _EXP_LOG),
     Tolerance("engram.boost", "/results/*/recency", 1e-14, _EXP_LOG),
     Tolerance("engram.boost", "/results/*/access", 1e-14, _EXP_LOG),
-    Tolerance("search", "/trace/profiles/engram/boosts/*/score", 1e-14, _EXP_LOG),
-    Tolerance("search", "/trace/profiles/engram/boosts/*/recency", 1e-14, _EXP_LOG),
-    Tolerance("search", "/trace/profiles/engram/boosts/*/access", 1e-14, _EXP_LOG),
+    Tolerance("engram.search", "/results/*/score", 1e-14, _EXP_LOG),
+    Tolerance("engram.search", "/trace/boosts/*/score", 1e-14, _EXP_LOG),
+    Tolerance("engram.search", "/trace/boosts/*/recency", 1e-14, _EXP_LOG),
+    Tolerance("engram.search", "/trace/boosts/*/access", 1e-14, _EXP_LOG),
 )
 
 

@@ -19,6 +19,9 @@ TRACE_OPS = frozenset({"search", "search_corpus"})
 TRACE_SCHEMA = "trace.schema.json"
 #: PROFILE-4, PIPE-11: a profile's own trace member schema, when the profile ships one.
 PROFILE_TRACE_SCHEMA = "profiles/{name}/trace.schema.json"
+#: A profile operation `NAME.op` (PROFILE-4) has no core trace: its whole output is checked
+#: against the profile's own output schema, when the profile ships one.
+PROFILE_OUTPUT_SCHEMA = "profiles/{name}/{op}.output.schema.json"
 
 
 def pointer(parts: Sequence[str | int]) -> str:
@@ -31,6 +34,12 @@ def trace_problem(op: str, output: Any) -> Mismatch | None:
 
     None when the output carries a valid trace, or carries none and `op` needs none.
     """
+    if "." in op:  # a profile's own operation: its schema, never the core trace (spec 4.0.0)
+        name, _, own = op.partition(".")
+        schema = PROFILE_OUTPUT_SCHEMA.format(name=name, op=own)
+        if not (schemas_dir() / schema).is_file():
+            return None
+        return _schema_problem(schema, output, [])
     if not (isinstance(output, dict) and "trace" in output):
         if op in TRACE_OPS:
             reason = f"missing trace (every {op} output carries one, TRACE-1)"

@@ -18,12 +18,12 @@ from html import escape
 from pathlib import Path
 from typing import Any
 
-from conformance.common import errors
+from conformance.common import atomic_write, errors
 from conformance.judging import authority
 from conformance.judging.cases import Case, CaseFileError, load_file
 from conformance.judging.clauses import Clause, defined_clauses
 from conformance.judging.compare import drop_timings
-from conformance.reports import badge
+from conformance.reports import badge, markdown_inline
 from conformance.reports.matrix import Cell, Row, build, port_label
 from conformance.running.results import FAILING
 
@@ -185,8 +185,11 @@ body{font:14px/1.45 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;margin:
 h1{font-size:22px;margin:0 0 4px}h2{font-size:18px;margin:28px 0 8px;border-bottom:1px solid #ddd}
 h3{font-size:15px;margin:16px 0 6px}.muted{color:#666}
 .scroll{overflow-x:auto}table.matrix{border-collapse:collapse;margin:12px 0}
-.matrix th,.matrix td{border:1px solid #ccc;padding:4px 6px;font-size:13px;text-align:center;
+.matrix th,.matrix td{border:1px solid #ccc;padding:3px 4px;font-size:12px;text-align:center;
 white-space:nowrap}
+.matrix thead th.stage{writing-mode:vertical-rl;transform:rotate(180deg);text-align:left;
+vertical-align:bottom;padding:6px 2px;max-height:160px}
+code{font-size:12px;background:#f4f4f4;padding:0 2px;border-radius:2px}
 .matrix th.port,.matrix td.port{text-align:left;position:sticky;left:0;background:#fff;z-index:1}
 .matrix td small{display:block;font-size:11px;color:#444}
 td.full{background:#d7f0d8}td.partial{background:#fff1c2}td.failing{background:#f8d0cc}
@@ -216,7 +219,8 @@ def _cell_html(cell: Cell, href: str | None) -> str:
 def _matrix(stages: list[str], rows: list[Row], documents: list[dict[str, Any]]) -> list[str]:
     out = ['<div class="scroll"><table class="matrix" id="matrix">', "<thead><tr>",
            '<th class="port">port</th>']
-    out += ["<th>total</th><th>data</th>"] + [f"<th>{escape(s)}</th>" for s in stages]
+    out += ["<th>total</th><th>data</th>"] + [f'<th class="stage">{escape(s)}</th>'
+                                              for s in stages]
     out += ["</tr></thead><tbody>"]
     for index, (row, document) in enumerate(zip(rows, documents, strict=True)):
         failing_stages = {
@@ -404,7 +408,7 @@ def _clauses_section(
             where = escape(where)
         out.append(f'<div class="clause" id="{_anchor("clause", cid)}"><b>{escape(cid)}</b>'
                    f'{_authority_badge(entry.authority)} <span class="muted">{where}</span>'
-                   f'<p>{escape(entry.text)}</p></div>')
+                   f'<p>{markdown_inline.to_html(entry.text)}</p></div>')
     out.append("</section>")
     return out
 
@@ -446,7 +450,7 @@ class OutputError(Exception):
 
 def _write(path: Path, text: str) -> None:
     try:
-        path.write_text(text, encoding="utf-8", newline="\n")
+        atomic_write.write_text(path, text)  # PROTO-49
     except OSError as exc:
         raise OutputError(f"cannot write {errors.os_message(exc, path)}") from exc
 

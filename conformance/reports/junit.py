@@ -5,18 +5,23 @@ Mapping: `failed` and `xpass` are <failure>; `errored`, `crashed`, `timed_out` a
 are <skipped> with the reason. A failed data check (PROTO-29) adds one more <testcase>,
 `hrc-data-files`, with a <failure>, so a dashboard is red whenever `hrc run` exits 1; the check's
 status is also a suite property. Characters XML 1.0 cannot carry (golden inputs contain NUL and
-other controls) are written as \\uXXXX.
+other controls) are written as \\uXXXX. A testcase's `file` is the case file's path relative to
+the working directory (the porter's repository, where the CI runs), or absolute when the kit is
+installed outside it; never relative to the kit (issue 38).
 """
 
 from __future__ import annotations
 
 import json
+import os
 import re
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
+from conformance.common import atomic_write, signals
 from conformance.common.printable import printable
 from conformance.running.results import CaseResult, RunResult
+from reference.data import kit_root
 
 _FAILURE = frozenset({"failed", "xpass"})
 _ERROR = frozenset({"errored", "crashed", "timed_out", "protocol_violation"})
@@ -27,6 +32,20 @@ _NOT_XML = re.compile("[^\u0009\u000a\u000d\u0020-\ud7ff\ue000-\ufffd\U00010000-
 def xml_safe(text: str) -> str:
     """Escape every character XML 1.0 forbids as \\uXXXX."""
     return _NOT_XML.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
+
+
+def file_attribute(case_file: str, cwd: Path | None = None) -> str:
+    """`case_file` (relative to the kit, or absolute) as a path from `cwd` (default: the
+    working directory) when it lies under it, else as an absolute path."""
+    path = Path(case_file)
+    if not path.is_absolute():
+        path = kit_root() / path
+    path = Path(os.path.abspath(path))
+    here = Path(os.path.abspath(cwd if cwd is not None else Path.cwd()))
+    try:
+        return path.relative_to(here).as_posix()
+    except ValueError:
+        return path.as_posix()
 
 
 def _detail(result: CaseResult) -> str:
@@ -76,7 +95,7 @@ def to_element(run: RunResult) -> ET.Element:
             "testcase",
             classname=f"hrc.{case.stage or 'golden'}",
             name=case.id,
-            file=case.file,
+            file=file_attribute(case.file),
             line=str(case.line),
             time=f"{result.duration_ms / 1000:.3f}",
         )
@@ -105,7 +124,7 @@ def to_element(run: RunResult) -> ET.Element:
         el.text = xml_safe("\n".join(printable(line) for line in stderr))
     if run.interrupted:  # PROTO-40: the run was cut by Ctrl-C; the rest is not run
         tc = ET.SubElement(suite, "testcase", classname="hrc.run", name="hrc-interrupted")
-        ET.SubElement(tc, "error", message="the run was interrupted (Ctrl-C); "
+        ET.SubElement(tc, "error", message=f"the run was interrupted ({signals.cause()}); "
                       f"{counts['not_run']} case(s) not run", type="interrupted")
     return suites
 
@@ -114,4 +133,5 @@ def write(path: Path, run: RunResult) -> None:
     tree = ET.ElementTree(to_element(run))
     ET.indent(tree)
     path.parent.mkdir(parents=True, exist_ok=True)
-    tree.write(path, encoding="utf-8", xml_declaration=True)
+    with atomic_write.open_binary(path) as fh:  # PROTO-49
+        tree.write(fh, encoding="utf-8", xml_declaration=True)

@@ -105,6 +105,11 @@ def _escape(text: str) -> str:
     return _MARKDOWN_PUNCT.sub(r"\\\1", text)
 
 
+def markdown_text(text: str) -> str:
+    """Any text a report carries, as inert Markdown (for pages built outside this module)."""
+    return _escape(text)
+
+
 def _markdown_cell(cell: Cell) -> str:
     """A cell, in bold when a case of it failed the run."""
     text = cell.render()

@@ -8,8 +8,6 @@ The text output ends with the footer `hrc: N passed, N failed, N skipped` alone 
 from __future__ import annotations
 
 import json
-import os
-import tempfile
 import unicodedata
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -17,13 +15,14 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from conformance.adapters.protocol import PROTOCOL_VERSION
-from conformance.common import input_files
+from conformance.common import atomic_write, input_files
 from conformance.common.printable import printable
 from conformance.common.version import kit_version
 from conformance.judging import authority
 from conformance.judging import profiles as profiles_mod
 from conformance.judging.cases import Case, golden_dir, suite_profiles
 from conformance.judging.schemas import schema_validator
+from conformance.reports import tally
 from conformance.running import not_applicable
 from conformance.running.results import FAILING, OUTCOMES, SKIPPED, CaseResult, RunResult
 
@@ -299,22 +298,16 @@ def write_json(path: Path, document: dict[str, Any]) -> None:
     report; no second in-memory copy of it is made, PROTO-39)."""
     validate(document)
     path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=path.name, suffix=".tmp", dir=path.parent)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as fh:
-            try:
-                json.dump(document, fh, ensure_ascii=False, indent=1, allow_nan=False)
-            except UnicodeEncodeError:
-                # A lone surrogate has no UTF-8 form (PROTO-2); escaped, the report stays
-                # valid JSON.
-                fh.seek(0)
-                fh.truncate()
-                json.dump(document, fh, ensure_ascii=True, indent=1, allow_nan=False)
-            fh.write("\n")
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
+    with atomic_write.open_text(path) as fh:  # PROTO-49: whole or not at all, never via a link
+        try:
+            json.dump(document, fh, ensure_ascii=False, indent=1, allow_nan=False)
+        except UnicodeEncodeError:
+            # A lone surrogate has no UTF-8 form (PROTO-2); escaped, the report stays
+            # valid JSON.
+            fh.seek(0)
+            fh.truncate()
+            json.dump(document, fh, ensure_ascii=True, indent=1, allow_nan=False)
+        fh.write("\n")
 
 
 # -- text ------------------------------------------------------------------------------------
@@ -379,7 +372,9 @@ def failure_block(
     return "\n".join(lines) + "\n\n"
 
 
-def render_text(run: RunResult, suite: SuiteInfo, repro: str, quiet: bool = False) -> str:
+def render_text(
+    run: RunResult, suite: SuiteInfo, repro: str, quiet: bool = False, rerun: str | None = None
+) -> str:
     """Failure blocks, then one line per non-zero outcome, then the footer (PROTO-24).
 
     Every line but the footer carries escaped text only, so the footer is the one line that
@@ -408,6 +403,7 @@ def render_text(run: RunResult, suite: SuiteInfo, repro: str, quiet: bool = Fals
     parts.append(require_block(run))
     parts.append(not_applicable.block(run.results))
     parts.append(profile_lines(run, suite))
+    parts.append(tally.block(run.results, rerun))
     counts = run.counts()
     width = max(len(s) for s in OUTCOMES)
     for status in OUTCOMES:

@@ -13,6 +13,7 @@ from pathlib import Path
 
 import yaml
 
+from conformance.common import atomic_write
 from conformance.judging.expectations import PLACEHOLDER, ExpectedFailure
 from conformance.running.results import FAILING, RunResult
 
@@ -45,5 +46,5 @@ def write(path: Path, run: RunResult, previous: dict[str, ExpectedFailure]) -> i
     body = "[]\n"
     if found:
         body = yaml.safe_dump(found, allow_unicode=True, sort_keys=False, width=100)
-    path.write_text(header + body, encoding="utf-8")
+    atomic_write.write_text(path, header + body)  # PROTO-49
     return len(found)

@@ -31,6 +31,8 @@ from typing import Any, TextIO
 
 import yaml
 
+from conformance.adapters.adapter_process import kill_pipe_holders
+from conformance.common import yaml_loader
 from conformance.common.errors import HrcError
 from conformance.common.printable import printable
 
@@ -41,6 +43,18 @@ DEFAULT_TIMEOUT = 600.0
 TICK = 15.0
 #: Lines of build output shown again when the build fails.
 TAIL_LINES = 20
+#: PROTO-50: a relayed build line keeps this many bytes (the rest is counted, not kept).
+MAX_LINE_BYTES = 4096
+#: Build output is read and relayed this many bytes at a time.
+CHUNK_BYTES = 64 * 1024
+#: Chunks read ahead of the terminal at most (memory stays under a few MiB).
+QUEUED_BATCHES = 16
+#: After the build's shell exits, its output must end within this many seconds of quiet.
+EXIT_GRACE_S = 0.3
+#: ... and within this many more bytes (a pipe's worth and what was queued, with room).
+POST_EXIT_BYTES = 4 * 1024 * 1024
+#: The largest hrc-adapter.yaml read.
+MAX_DECLARATION_BYTES = 64 * 1024
 
 
 @dataclass(frozen=True)
@@ -71,7 +85,12 @@ def declaration_for(argv: list[str]) -> Path | None:
 def read_declaration(path: Path) -> tuple[str | None, float | None]:
     """(build command, buildTimeout) from a declaration file; `path:line: message` if bad."""
     try:
-        document = yaml.safe_load(path.read_text(encoding="utf-8"))
+        with path.open("rb") as fh:
+            data = fh.read(MAX_DECLARATION_BYTES + 1)
+        if len(data) > MAX_DECLARATION_BYTES:
+            raise BuildError(f"{path}:1: larger than {MAX_DECLARATION_BYTES // 1024} KiB "
+                             "(PROTO-50); not read")
+        document = yaml_loader.load(data.decode("utf-8"))
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         line = mark.line + 1 if mark is not None else 1
@@ -89,6 +108,8 @@ def read_declaration(path: Path) -> tuple[str | None, float | None]:
     command = document.get("build")
     if command is not None and (not isinstance(command, str) or not command.strip()):
         raise BuildError(f"{path}:1: `build` must be a non-empty command line")
+    if command is not None and "\x00" in command:
+        raise BuildError(f"{path}:1: `build` holds a NUL character")
     limit = document.get("buildTimeout")
     if limit is not None and (
         isinstance(limit, bool) or not isinstance(limit, int | float) or not limit > 0
@@ -104,6 +125,8 @@ def plan(
     if build is not None:
         if not build.strip():
             raise BuildError("--build is empty")
+        if "\x00" in build:
+            raise BuildError("--build holds a NUL character")
         return BuildStep(build, Path.cwd(), timeout or DEFAULT_TIMEOUT, "--build")
     if no_build:
         return None
@@ -117,15 +140,69 @@ def plan(
 
 
 def _kill_group(proc: subprocess.Popen[bytes]) -> None:
+    """Kill the build's process group and every process still holding its output pipe (a
+    `setsid` daemon the build left, PROTO-34), then reap the build."""
     with contextlib.suppress(OSError):
         os.killpg(proc.pid, signal.SIGKILL)
     with contextlib.suppress(OSError):
         proc.kill()
+    kill_pipe_holders(proc)
     proc.wait()
 
 
+Batch = list[tuple[bytes, int]]
+
+
+def _pump(proc: subprocess.Popen[bytes], batches: queue.Queue[Batch | None]) -> None:
+    """Read the build's output in chunks and queue it as lines, one batch per chunk; a line
+    keeps its first MAX_LINE_BYTES bytes and counts the rest (PROTO-50). The queue is bounded,
+    so a build that prints faster than the terminal takes waits for it."""
+    assert proc.stdout is not None
+    fd = proc.stdout.fileno()
+    partial = bytearray()
+    dropped = 0
+    try:
+        while True:
+            try:
+                data = os.read(fd, CHUNK_BYTES)
+            except OSError:
+                data = b""
+            if not data:
+                break
+            batch: Batch = []
+            start = 0
+            while True:
+                nl = data.find(b"\n", start)
+                piece = data[start:] if nl < 0 else data[start:nl]
+                room = MAX_LINE_BYTES - len(partial)
+                if room > 0:
+                    partial += piece[:room]
+                dropped += max(0, len(piece) - max(room, 0))
+                if nl < 0:
+                    break
+                batch.append((bytes(partial), dropped))
+                partial.clear()
+                dropped = 0
+                start = nl + 1
+            if batch:
+                batches.put(batch)
+        if partial or dropped:
+            batches.put([(bytes(partial), dropped)])
+    finally:
+        batches.put(None)
+
+
+def _shown(raw: bytes, dropped: int) -> str:
+    text = printable(raw.decode("utf-8", "replace").rstrip("\r"))
+    return text + (f" \u2026 ({dropped} more bytes)" if dropped else "")
+
+
 def run(step: BuildStep, stream: TextIO, command: str, quiet: bool = False) -> float:
-    """Run the build step, relaying its output to `stream`; seconds taken. Raises BuildError."""
+    """Run the build step, relaying its output to `stream`; seconds taken. Raises BuildError.
+
+    Bounded like the adapter (PROTO-50): a line is relayed up to MAX_LINE_BYTES, output is
+    relayed a chunk at a time, and once the build's shell has exited the run waits at most
+    EXIT_GRACE_S for its output to end: a process it left holding the pipe is killed."""
     where = step.cwd.as_posix()
     stream.write(f"hrc {command}: building the adapter: {printable(step.command)} (in {where}, "
                  f"from {printable(step.source)}; limit {step.timeout:g} s, --build-timeout)\n")
@@ -136,22 +213,18 @@ def run(step: BuildStep, stream: TextIO, command: str, quiet: bool = False) -> f
             ["/bin/sh", "-c", step.command], cwd=step.cwd, stdin=subprocess.DEVNULL,
             stdout=subprocess.PIPE, stderr=subprocess.STDOUT, start_new_session=True,
         )
-    except OSError as exc:
-        raise BuildError(f"build {step.command!r}: cannot start: {exc.strerror or exc}") from None
-    lines: queue.Queue[bytes | None] = queue.Queue()
-
-    def pump() -> None:
-        assert proc.stdout is not None
-        for raw in proc.stdout:
-            lines.put(raw)
-        lines.put(None)
-
-    threading.Thread(target=pump, daemon=True).start()
+    except (OSError, ValueError) as exc:
+        reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
+        raise BuildError(f"build {printable(step.command)}: cannot start: {reason}") from None
+    batches: queue.Queue[Batch | None] = queue.Queue(maxsize=QUEUED_BATCHES)
+    threading.Thread(target=_pump, args=(proc, batches), daemon=True).start()
     tail: deque[str] = deque(maxlen=TAIL_LINES)
-    last_said = clock
-    done = False
+    last_said = last_data = clock
+    exited_at: float | None = None
+    killed_at: float | None = None
+    after_exit = 0  # bytes read once the build's shell had exited
     try:
-        while not done:
+        while True:
             now = time.monotonic()
             if now - clock > step.timeout:
                 _kill_group(proc)
@@ -159,27 +232,54 @@ def run(step: BuildStep, stream: TextIO, command: str, quiet: bool = False) -> f
                     f"build {step.command!r} did not finish within {step.timeout:g} s "
                     "(raise the limit with --build-timeout)"
                 )
+            if exited_at is None and proc.poll() is not None:
+                exited_at = now
+            if exited_at is not None and killed_at is None and (
+                now - max(exited_at, last_data) > EXIT_GRACE_S or after_exit > POST_EXIT_BYTES
+            ):
+                # What the build wrote before it exited has been read (the pipe went quiet, or
+                # more than a pipe's worth came after): a process still holding the pipe is
+                # not the build. Killing it ends the pipe; what is queued is still relayed.
+                _kill_group(proc)
+                killed_at = now
+            wait = min(1.0, max(0.05, step.timeout - (now - clock)))
+            if exited_at is not None:
+                wait = min(wait, 0.05)
             try:
-                raw = lines.get(timeout=min(1.0, max(0.05, step.timeout - (now - clock))))
+                batch = batches.get(timeout=wait)
             except queue.Empty:
+                if killed_at is not None and time.monotonic() - killed_at > EXIT_GRACE_S:
+                    break  # the pipe is not ending: stop reading it
                 if not quiet and time.monotonic() - last_said >= TICK:
                     last_said = time.monotonic()
                     stream.write(f"hrc {command}: still building ({last_said - clock:.0f} s)\n")
                     stream.flush()
                 continue
-            if raw is None:
-                done = True
-                continue
-            text = printable(raw.decode("utf-8", "replace").rstrip("\r\n"))
-            tail.append(text)
+            if batch is None:
+                break
+            last_data = time.monotonic()
+            if exited_at is not None:
+                after_exit += sum(len(raw) + dropped + 1 for raw, dropped in batch)
+            texts = [_shown(raw, dropped) for raw, dropped in batch]
+            tail.extend(texts)
             if not quiet:
-                stream.write(f"  | {text}\n")
+                stream.write("".join(f"  | {text}\n" for text in texts))
                 stream.flush()
                 last_said = time.monotonic()
-        status = proc.wait()
+        remaining = max(0.05, step.timeout - (time.monotonic() - clock))
+        try:
+            status = proc.wait(timeout=remaining)
+        except subprocess.TimeoutExpired:
+            _kill_group(proc)
+            raise BuildError(
+                f"build {step.command!r} did not finish within {step.timeout:g} s "
+                "(raise the limit with --build-timeout)"
+            ) from None
     except BaseException:
         if proc.poll() is None:
             _kill_group(proc)
+        else:
+            kill_pipe_holders(proc)
         raise
     took = time.monotonic() - clock
     if status != 0:

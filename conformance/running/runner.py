@@ -19,6 +19,7 @@ from typing import Any
 
 from conformance.adapters.adapter_process import AdapterFault, AdapterProcess, python_command
 from conformance.adapters.protocol import Hello, Message, unknown_operations
+from conformance.common import signals
 from conformance.common.printable import bounded
 from conformance.judging.cases import Case
 from conformance.judging.compare import Mismatch, check
@@ -30,6 +31,11 @@ from conformance.running.results import FAILING, NOT_RUN, CaseResult, RunOptions
 
 BUDGET_EXHAUSTED = "adapter restart budget exhausted"
 INTERRUPTED = "not run: the run was interrupted (Ctrl-C)"
+
+
+def interrupted_message() -> str:
+    """INTERRUPTED, naming SIGTERM or SIGHUP when one of them cut the run (PROTO-51)."""
+    return f"not run: the run was interrupted ({signals.cause()})"
 #: Characters of a message, and of each JSON-encoded mismatch value, a result keeps (PROTO-39).
 KEEP_TEXT_CHARS = 4096
 REFERENCE_ADAPTER_MODULE = "conformance.adapter_reference"
@@ -236,6 +242,9 @@ class AdapterSession:
         except AdapterFault as fault:
             lost = round((time.perf_counter() - started) * 1000, 3)
             unread = retry and fault.outcome == "crashed" and proc.request_unread()
+            # PROTO-35: an answer to an earlier case read while this one was in flight is that
+            # case's second answer, whatever becomes of this one.
+            self._collect_extra(proc)
             self._retire(drain=False)
             if unread:
                 self.events.append(
@@ -408,7 +417,7 @@ def run_suite(
     except KeyboardInterrupt:  # PROTO-40: what ran is reported; the rest is not_run
         interrupted = True
         for case in cases[len(results):]:
-            results.append(CaseResult(case, NOT_RUN, message=INTERRUPTED))
+            results.append(CaseResult(case, NOT_RUN, message=interrupted_message()))
     finally:
         session.close()
         charge_double_answers()

@@ -28,6 +28,7 @@ from pathlib import Path
 from typing import Any
 
 from conformance.adapters.adapter_process import python_command
+from conformance.common import atomic_write
 from conformance.judging.cases import Case
 from conformance.judging.clauses import defined_clauses
 from conformance.running.results import FAILING, RunOptions
@@ -343,4 +344,4 @@ def render_markdown(result: GateResult) -> str:
 
 def write_json(path: Path, result: GateResult) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(json.dumps(result.to_json(), indent=2, ensure_ascii=False) + "\n", "utf-8")
+    atomic_write.write_text(path, json.dumps(result.to_json(), indent=2, ensure_ascii=False) + "\n")

@@ -6,12 +6,21 @@ with the operations, names and error mapping passed in; it translates nothing it
 from __future__ import annotations
 
 import json
+import re
 import sys
 import traceback
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 Operation = Callable[[dict[str, Any]], dict[str, Any]]
+
+#: The spec version the hello declares: the kit's own (reference/__init__.py), read as text
+#: because the library's virtualenv does not hold the kit. A literal here went stale (issue 38).
+SPEC_VERSION = re.findall(
+    r'(?m)^SPEC_VERSION = "([^"]+)"$',
+    (Path(__file__).resolve().parents[2] / "reference" / "__init__.py").read_text("utf-8"),
+)[0]
 
 
 class Unsupported(Exception):
@@ -66,7 +75,7 @@ def serve(name: str, version: str, operations: dict[str, Operation],
         message = json.loads(raw)
         if message["type"] == "hello":
             write({"type": "hello", "protocol": 1, "name": name, "version": version,
-                   "specVersion": "3.0.0", "operations": sorted(operations),
+                   "specVersion": SPEC_VERSION, "operations": sorted(operations),
                    "capabilities": sorted(capabilities),
                    "dataFiles": {}})  # PROTO-28: no spec/data file is read (rrf, metrics)
         elif message["type"] == "run":

@@ -102,17 +102,26 @@ def first_run_temp(db: Path) -> Iterator[Path]:
         os.chmod(tmp, 0o666 & ~umask)  # as SQLite would have created it
         yield tmp
     finally:
-        with contextlib.suppress(OSError):
-            tmp.unlink()
-        with contextlib.suppress(OSError):
-            Path(f"{tmp}-journal").unlink()
+        for path in (tmp, *companions(tmp)):
+            with contextlib.suppress(OSError):
+                path.unlink()
         os.close(fd)
+
+
+#: What SQLite keeps beside a database: the rollback journal, and in WAL mode (BACKEND-19)
+#: the write-ahead log and its shared-memory index.
+COMPANION_SUFFIXES = ("-journal", "-wal", "-shm")
+
+
+def companions(db: Path) -> list[Path]:
+    """The files SQLite may keep beside `db`."""
+    return [Path(f"{db}{suffix}") for suffix in COMPANION_SUFFIXES]
 
 
 def remove_stale_temps(db: Path, now: float | None = None) -> list[Path]:
     """Remove the temporary databases of `db` that killed first runs left: by name
-    (`.NAME.*.hrc-tmp` and its `-journal`), regular files of ours, older than STALE_AFTER_S,
-    and not locked by a live run. Returns what was removed."""
+    (`.NAME.*.hrc-tmp` and its `-journal`, `-wal`, `-shm`), regular files of ours, older
+    than STALE_AFTER_S, and not locked by a live run. Returns what was removed."""
     if fcntl is None or not db.parent.is_dir():  # pragma: no cover - not POSIX
         return []
     now = time.time() if now is None else now
@@ -121,7 +130,7 @@ def remove_stale_temps(db: Path, now: float | None = None) -> list[Path]:
     for tmp in sorted(db.parent.glob(pattern)):
         if not _stale(tmp, now) or not _unlocked(tmp):
             continue
-        for path in (tmp, Path(f"{tmp}-journal")):
+        for path in (tmp, *companions(tmp)):
             if path == tmp or _stale(path, now):
                 with contextlib.suppress(OSError):
                     path.unlink()

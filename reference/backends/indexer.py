@@ -20,7 +20,6 @@ from reference.backends.lexical_reranker import LexicalReranker
 from reference.backends.sqlite_fts import SqliteIndex
 from reference.backends.vector import MemoryVectorStore
 from reference.data import kit_root
-from reference.profiles.bm25_okapi.sqlite_index import sync as sync_okapi
 from reference.profiles.gbrain.edges_table import EdgesTable
 from reference.text import WHITESPACE, normalise
 from reference.types import Candidate, IndexError_
@@ -316,7 +315,6 @@ def index_directory(
                 index.remove_document(path)
                 links.remove(path)
                 report.removed.append(path)
-        sync_okapi(index)  # profile bm25-okapi's statistics, same transaction (OKAPI-15)
     if vectors is not None:
         for doc in changed:
             vectors.upsert_document(doc.path, doc.chunks)

@@ -147,7 +147,4 @@ def parse(
         else:
             tokens.append(Token("term", folded, pending))
         pending = None
-    if tokens and tokens[0].operator is not None:  # DSL-5: a leading operator is dropped
-        first = tokens[0]
-        tokens[0] = Token(first.kind, first.text, None)
     return ParsedQuery(normalised, not filtering, tuple(tokens))

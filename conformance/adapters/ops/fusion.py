@@ -92,8 +92,10 @@ def op_intent_patterns(inp: JSON) -> JSON:
 
 @operation("intent_detect")
 def op_intent_detect(inp: JSON) -> JSON:
+    from reference.request import check_query_bound
+
     name = _table(inp)
-    found = intent.detect(_str(inp, "query"), name)
+    found = intent.detect(check_query_bound(_str(inp, "query"), "query", "INTENT-14"), name)
     return {
         "preference": found.preference,
         "concreteFact": found.concrete_fact,

@@ -79,9 +79,11 @@ def op_strongest_term(inp: JSON) -> JSON:
 def op_fanout_texts(inp: JSON) -> JSON:
     """FANOUT-13: the first-pass query texts of `query` with its base (default: the query)."""
     from reference.fanout import plan_texts
+    from reference.request import check_query_bound
 
-    query = _string(inp, "query")
+    query = check_query_bound(_string(inp, "query"), "query", "FANOUT-25")
     base = optional(inp, "base", query)
     if not isinstance(base, str):
         raise InvalidInput("base must be a string")
+    check_query_bound(base, "base", "FANOUT-25")
     return {"texts": plan_texts(query, base)}

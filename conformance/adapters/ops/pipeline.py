@@ -44,7 +44,6 @@ def _corpus_backends(name: str) -> Any:
     """The real backends over a shipped corpus, built once per process (BACKEND clauses)."""
     from reference.backends.indexer import IndexingError, open_corpus
     from reference.pipeline import Backends
-    from reference.profiles.bm25_okapi.sqlite_index import OkapiIndex
 
     try:
         opened = open_corpus(name)
@@ -55,8 +54,6 @@ def _corpus_backends(name: str) -> Any:
         embedder=opened.embedder,
         vectors=opened.vectors,
         reranker=opened.reranker,
-        # OKAPI-14, OKAPI-15: profile bm25-okapi scores against the index's own tables.
-        profile_data={"bm25-okapi": OkapiIndex(opened.index)},
     )
 
 

@@ -20,6 +20,10 @@ type message struct {
 
 var errInput = errors.New("invalid input")
 
+// errUnsupported: wrap it (fmt.Errorf("%w: ...", errUnsupported)) for an optional feature this
+// port does not have; it is answered `unsupported` (OP-2).
+var errUnsupported = errors.New("unsupported")
+
 // opLength is TEXT-8: the length of `text` in Unicode code points. Not len(text) (bytes).
 func opLength(input json.RawMessage) (any, error) {
 	var in struct {
@@ -42,7 +46,9 @@ func answer(m message) map[string]any {
 	output, err := op(m.Input)
 	if err != nil {
 		kind := "internal_error" // a bug: say so on stderr too (OP-2)
-		if errors.Is(err, errInput) {
+		if errors.Is(err, errUnsupported) {
+			kind = "unsupported"
+		} else if errors.Is(err, errInput) {
 			kind = "invalid_input"
 		} else {
 			fmt.Fprintln(os.Stderr, err)
@@ -71,7 +77,13 @@ func main() {
 					"specVersion": "__HRC_SPEC_VERSION__", "operations": names,
 					"capabilities": []string{}, "dataFiles": map[string]string{}}) // dataFiles: see README.md (PROTO-28)
 			case "run":
-				out.Encode(answer(m))
+				reply := answer(m)
+				if err := out.Encode(reply); err != nil {
+					// encoding/json refuses NaN and Infinity (PROTO-2) and writes nothing: answer anyway.
+					fmt.Fprintln(os.Stderr, "cannot write the answer:", err)
+					out.Encode(map[string]any{"type": "error", "seq": m.Seq, "error": map[string]any{
+						"kind": "internal_error", "message": "output is not JSON: " + err.Error()}})
+				}
 			case "bye":
 				return
 			}

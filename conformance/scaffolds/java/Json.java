@@ -38,6 +38,9 @@ final class Json {
             list.forEach(val -> j.add(write(val)));
             return j.toString();
         }
+        if (v instanceof Double d && !Double.isFinite(d)) {
+            throw new ArithmeticException("JSON has no NaN or Infinity (PROTO-2): " + d);
+        }
         return v.toString(); // Long, Boolean; Double.toString is shortest round-trip on Java 19+
     }
 

@@ -8,6 +8,9 @@ function opLength(input) {
   return { length: [...input.text].length };
 }
 
+// Throw it for an optional feature this port does not have: answered `unsupported` (OP-2).
+class Unsupported extends Error {}
+
 const OPERATIONS = { length: opLength }; // add one entry per operation you implement
 
 function answer(msg) {
@@ -17,13 +20,22 @@ function answer(msg) {
     return { type: 'result', seq: msg.seq, output: op(msg.input) };
   } catch (e) {
     // A TypeError is the input's fault (OP-2); anything else is a bug: stack on stderr.
-    const kind = e instanceof TypeError ? 'invalid_input' : 'internal_error';
+    const kind = e instanceof Unsupported ? 'unsupported'
+      : e instanceof TypeError ? 'invalid_input' : 'internal_error';
     if (kind === 'internal_error') process.stderr.write(`${e.stack}\n`);
     return { type: 'error', seq: msg.seq, error: { kind, message: String(e.message) } };
   }
 }
 
-const send = (obj) => process.stdout.write(`${JSON.stringify(obj)}\n`);
+// JSON.stringify writes NaN and Infinity as null, silently: such an output is a bug (PROTO-2).
+const finite = (v) => (typeof v === 'number' ? Number.isFinite(v)
+  : Array.isArray(v) ? v.every(finite)
+    : v !== null && typeof v === 'object' ? Object.values(v).every(finite) : true);
+const send = (obj) => {
+  const line = finite(obj) ? JSON.stringify(obj) : JSON.stringify({ type: 'error', seq: obj.seq,
+    error: { kind: 'internal_error', message: 'output holds a non-finite number' } });
+  process.stdout.write(`${line}\n`);
+};
 
 const rl = createInterface({ input: process.stdin, terminal: false });
 rl.on('line', (line) => {

@@ -11,6 +11,9 @@ function opLength(input: Input): Json {
   return { length: [...input.text].length };
 }
 
+// Throw it for an optional feature this port does not have: answered `unsupported` (OP-2).
+class Unsupported extends Error {}
+
 const OPERATIONS: Record<string, (input: Input) => Json> = { length: opLength }; // add yours
 
 function answer(msg: Message): Json {
@@ -21,13 +24,23 @@ function answer(msg: Message): Json {
     return { type: 'result', seq, output: op(msg.input ?? {}) };
   } catch (e) {
     // A TypeError is the input's fault (OP-2); anything else is a bug: stack on stderr.
-    const kind = e instanceof TypeError ? 'invalid_input' : 'internal_error';
+    const kind = e instanceof Unsupported ? 'unsupported'
+      : e instanceof TypeError ? 'invalid_input' : 'internal_error';
     if (kind === 'internal_error') process.stderr.write(`${(e as Error).stack}\n`);
     return { type: 'error', seq, error: { kind, message: String((e as Error).message) } };
   }
 }
 
-const send = (obj: Json): void => { process.stdout.write(`${JSON.stringify(obj)}\n`); };
+// JSON.stringify writes NaN and Infinity as null, silently: such an output is a bug (PROTO-2).
+const finite = (v: Json): boolean => (typeof v === 'number' ? Number.isFinite(v)
+  : Array.isArray(v) ? v.every(finite)
+    : v !== null && typeof v === 'object' ? Object.values(v).every(finite) : true);
+const send = (obj: Json): void => {
+  const line = finite(obj) ? JSON.stringify(obj) : JSON.stringify({ type: 'error',
+    seq: (obj as { seq?: Json }).seq ?? null,
+    error: { kind: 'internal_error', message: 'output holds a non-finite number' } });
+  process.stdout.write(`${line}\n`);
+};
 
 const rl = createInterface({ input: process.stdin, terminal: false });
 rl.on('line', (line: string) => {

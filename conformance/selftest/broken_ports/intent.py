@@ -474,3 +474,19 @@ def _intent_simple_fold() -> None:
     i = _mod("reference.intent")
     text = _mod("reference.text")
     set_attr(i, "fold", lambda s: text.fold(s.replace("\u0130", "I")))
+
+
+@mutant(
+    "intent-raw-lowercased-query",
+    "INTENT-4",
+    "query patterns run on the raw query lowercased (the anchor's words), not on the folded"
+    " normalised query, so a non-breaking space is not a space",
+)
+def _intent_raw_lowered() -> None:
+    i = _mod("reference.intent")
+
+    def query_truth(query: str, name: str = "anchor") -> dict[str, bool]:
+        lowered = query.lower()
+        return {p.name: p.regex.search(lowered) is not None for p in i.table(name).query_patterns}
+
+    swap(i, "query_truth", query_truth)

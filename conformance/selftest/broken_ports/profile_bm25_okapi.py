@@ -1,6 +1,6 @@
 """Broken ports of profile bm25-okapi's scoring and its operation (spec/profiles/bm25-okapi.md
 OKAPI-1..12), registered on import. A slip in a scoring step is swapped in wherever the reference
-bound that step (the operation, the scripted collection, the SQLite index), as a port has one."""
+bound that step (the two operations, the SQLite helper), as a port has one."""
 
 from __future__ import annotations
 
@@ -380,7 +380,7 @@ def _okapi_bounds_exclusive() -> None:
 
     set_attr(s, "check_params", check_params)
     set_attr(_mod("reference.profiles.bm25_okapi.operation"), "check_params", check_params)
-    set_attr(_mod("reference.profiles.bm25_okapi.pipeline"), "check_params", check_params)
+    set_attr(_mod("reference.profiles.bm25_okapi.search"), "check_params", check_params)
 
 
 @mutant("okapi-duplicate-ids-accepted", "OKAPI-12", "two documents with one id are both scored")
@@ -394,7 +394,7 @@ def _okapi_duplicates() -> None:
         return [s.Document(d.id, d.path, d.content) for d in docs]
 
     set_attr(op, "documents_from_json", documents_from_json)
-    pipeline = _mod("reference.profiles.bm25_okapi.pipeline")
+    pipeline = _mod("reference.profiles.bm25_okapi.search")
     set_attr(pipeline, "documents_from_json", documents_from_json)
 
 
@@ -420,7 +420,7 @@ def _lenient_documents(*, empty_id: bool = False, extra_fields: bool = True) -> 
         return list(original(value, where))
 
     set_attr(op, "documents_from_json", documents_from_json)
-    pipeline = _mod("reference.profiles.bm25_okapi.pipeline")
+    pipeline = _mod("reference.profiles.bm25_okapi.search")
     set_attr(pipeline, "documents_from_json", documents_from_json)
 
 
@@ -444,8 +444,6 @@ def _okapi_extra_fields() -> None:
     "scores within 12 significant digits count as equal, so one ulp apart goes by path",
 )
 def _okapi_epsilon_ties() -> None:
-    from dataclasses import replace
-
     def near(score: float) -> float:
         return float(f"{score:.12g}")
 
@@ -453,17 +451,3 @@ def _okapi_epsilon_ties() -> None:
         return sorted(items, key=lambda s: (-near(s.score), s.path, s.id))
 
     swap(_scoring(), "rank", rank)
-    package = _mod("reference.profiles.bm25_okapi")
-    pipeline = _mod("reference.profiles.bm25_okapi.pipeline")
-
-    def filter_leg(call: Any, leg: str, hits: list[Any]) -> list[Any]:
-        if leg != pipeline.LEG:
-            return hits
-        options = pipeline._options(call)
-        scores = call.backend.score_ids(options.query, [h.id for h in hits], options.params)
-        call.trace["rescored"] = int(call.trace.get("rescored", 0)) + len(hits)
-        return sorted(hits, key=lambda h: (-near(scores[h.id]), h.path, h.id))
-
-    hooks = replace(pipeline.PIPELINE, filter_leg=filter_leg)
-    set_attr(package, "PIPELINE", hooks)
-    set_attr(pipeline, "PIPELINE", hooks)

@@ -41,12 +41,18 @@ def _engram_classify_with(pick: Callable[[str, list[tuple[str, re.Pattern[str]]]
 
 
 @mutant("engram-precedence-leftmost", "ENGRAM-3",
-        "the pattern whose match starts first in the query wins, not the first in table order")
+        "the pattern whose match starts first in the query wins, not the one with the most matches")
 def _engram_leftmost() -> None:
     def pick(text: str, hits: list[tuple[str, re.Pattern[str]]]) -> str:
         return min(hits, key=lambda h: (h[1].search(text).start(), 0))[0]  # type: ignore[union-attr]
 
     _engram_classify_with(pick)
+
+
+@mutant("engram-precedence-table-order", "ENGRAM-3",
+        "the first matching pattern in table order wins (the 2.x reading), not the most matches")
+def _engram_table_order() -> None:
+    _engram_classify_with(lambda text, hits: hits[0][0])
 
 
 @mutant("engram-precedence-last", "ENGRAM-3",
@@ -66,24 +72,20 @@ def _engram_unicode_regex() -> None:
     set_attr(table, "table", lambda: replace(real, patterns=patterns))
 
 
-@mutant("engram-weights-replace", "ENGRAM-5",
-        "the class's weights replace the request's instead of multiplying them")
-def _engram_weights_replace() -> None:
-    pipe = _engram("pipeline")
-    original = pipe.adjust_weights
-
-    def adjust(call: Any, query: str, weights: dict[str, float]) -> dict[str, float]:
-        return dict(original(call, query, {"bm25": 1.0, "vector": 1.0, "graph": 1.0}))
-
-    swap(pipe, "adjust_weights", adjust)
-    hooks = _mod("reference.profiles.engram").PIPELINE
-    set_attr(_mod("reference.profiles.engram"), "PIPELINE", replace(hooks, adjust_weights=adjust))
-    set_attr(pipe, "PIPELINE", replace(hooks, adjust_weights=adjust))
-
-
 @mutant("engram-decay-ln2", "ENGRAM-9", "recency decays with ln 2 instead of the seed's 0.693")
 def _engram_ln2() -> None:
     set_attr(_engram("boost"), "DECAY", -math.log(2))
+
+
+@mutant("engram-recency-code-floor", "ENGRAM-9",
+        "engram's code: recency 0.5 + 0.5 x decay (0.75 at one half-life), not the seed's floor")
+def _engram_code_floor() -> None:
+    b = _engram("boost")
+
+    def recency(age: float, half_life_days: float) -> float:
+        return float(0.5 + 0.5 * b.exp((b.DECAY * age) / half_life_days))
+
+    swap(b, "recency", recency)
 
 
 @mutant("engram-no-floor", "ENGRAM-9", "recency decay without the 0.5 floor")
@@ -202,9 +204,11 @@ def _engram_no_clamp() -> None:
 
 
 @mutant("engram-date-match-without-boundary", "ENGRAM-8",
-        "query dates found without \\b, so 2026-02-14T10:00 still matches")
+        "signal patterns without \\b, so 2026-02-14T10:00 gives the day, not the month")
 def _engram_date_no_boundary() -> None:
-    set_attr(_engram("dates"), "QUERY_DATE", re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}", re.ASCII))
+    d = _engram("dates")
+    set_attr(d, "SIGNAL_PATTERNS", tuple(re.compile(rx.pattern.replace(r"\b", ""), re.ASCII)
+                                         for rx in d.SIGNAL_PATTERNS))
 
 
 @mutant("engram-kind-case-insensitive", "ENGRAM-9", "the kind compared case-insensitively")
@@ -234,88 +238,41 @@ def _engram_clock() -> None:
     swap(o, "parse", parse)
 
 
-@mutant("engram-threshold-inclusive", "ENGRAM-14", "a score equal to minScore is removed")
-def _engram_threshold_inclusive() -> None:
-    ops = _engram("ops")
-
-    def threshold(items: Any, min_score: float) -> Any:
-        kept = [i for i, s in items if s is None or s > min_score]
-        return kept, [i for i, s in items if s is not None and s <= min_score]
-
-    swap(ops, "threshold", threshold)
-
-
-@mutant("engram-threshold-gates-unscored", "ENGRAM-14",
-        "items without a rerankScore (tail, reranker not run) are removed too")
-def _engram_threshold_unscored() -> None:
-    ops = _engram("ops")
-
-    def threshold(items: Any, min_score: float) -> Any:
-        kept = [i for i, s in items if s is not None and s >= min_score]
-        return kept, [i for i, s in items if s is None or s < min_score]
-
-    swap(ops, "threshold", threshold)
-
-
 @mutant("engram-seed-claim-holds", "ENGRAM-5",
         "RRF without the constant (k = 0), the only reading under which the seed's claim holds")
 def _engram_seed_claim() -> None:
-    set_attr(_mod("reference.rrf"), "DEFAULT_K", 0)
+    set_attr(_engram("search"), "DEFAULT_RRF_K", 0)
 
 
-# -- profile engram: the threshold in the pipeline (ENGRAM-14, PIPE-11) --------------------------
+@mutant("engram-signal-by-position", "ENGRAM-8",
+        "the leftmost date expression in the query wins, not the first pattern in engram's order")
+def _engram_signal_by_position() -> None:
+    d = _engram("dates")
+    original = d.query_signal
+
+    def query_signal(normalized: str) -> Any:
+        text = normalized.lower()
+        hits = [(m.start(), i) for i, rx in enumerate(d.SIGNAL_PATTERNS)
+                if (m := rx.search(text)) is not None]
+        if not hits:
+            return None
+        _, first = min(hits)
+        saved = d.SIGNAL_PATTERNS
+        try:
+            set_attr(d, "SIGNAL_PATTERNS", (saved[first],))
+            return original(normalized) if first < 2 else _month(d, saved[first], text, first)
+        finally:
+            set_attr(d, "SIGNAL_PATTERNS", saved)
+
+    swap(d, "query_signal", query_signal)
 
 
-def _engram_pipeline_threshold_variant(drop: Any, always: bool = False) -> None:
-    """Replace engram's after_rerank with one that removes the ids `drop(score, min)` picks."""
-    pipe = _mod("reference.profiles.engram.pipeline")
-
-    def after_rerank(call: Any, query: str, entries: Any, outcome: str) -> list[str]:
-        min_score = call.options.min_score
-        if min_score is None:
-            return [i for i, _ in entries]
-        applied = always or outcome == "reranked"
-        removed = [i for i, s in entries if applied and drop(s, min_score)]
-        call.trace["threshold"] = {"minScore": min_score, "applied": applied, "removed": removed}
-        return [i for i, _ in entries if i not in removed]
-
-    object.__setattr__(pipe.PIPELINE, "after_rerank", after_rerank)
-
-
-@mutant(
-    "engram-pipeline-threshold-any-outcome",
-    "ENGRAM-14",
-    "the threshold applies (and gates fused scores) even when the cross-encoder did not run",
-)
-def _engram_pipeline_threshold_always() -> None:
-    _engram_pipeline_threshold_variant(lambda s, m: (s if s is not None else 0.0) < m, always=True)
-
-
-@mutant(
-    "engram-pipeline-threshold-drops-unscored",
-    "ENGRAM-14",
-    "an item without a rerankScore (the tail) counts as 0 and is removed",
-)
-def _engram_pipeline_threshold_unscored() -> None:
-    _engram_pipeline_threshold_variant(lambda s, m: (s if s is not None else 0.0) < m)
-
-
-@mutant(
-    "engram-pipeline-threshold-strict", "ENGRAM-14", "a rerank score equal to minScore is removed"
-)
-def _engram_pipeline_threshold_strict() -> None:
-    _engram_pipeline_threshold_variant(lambda s, m: s is not None and s <= m)
-
-
-@mutant(
-    "engram-written-dates-only",
-    "ENGRAM-8",
-    "only ISO dates written in the query count, not the days the temporal profile resolves (1.0.0)",
-)
-def _engram_written_dates_only() -> None:
-    dates = _mod("reference.profiles.engram.dates")
-    fold = _mod("reference.text").fold
-    swap(dates, "query_days", lambda query, now: dates.query_dates(fold(query)))
+def _month(d: Any, rx: Any, text: str, index: int) -> str:
+    m = rx.search(text)
+    month = f"{d._MONTHS.index(m.group(1)) + 1:02d}"
+    if index == 2:
+        return f"{m.group(2)}-{month}"
+    return f"{d.MONTH_DAY_YEAR}-{month}-{int(m.group(2)):02d}"
 
 
 # -- profile engram: one broken port per clause, the mistakes a careful porter makes (issue 25) ---
@@ -444,14 +401,6 @@ def _engram_half_life_null() -> None:
         return op_boost(inp)
 
     operations["engram.boost"] = boost
-    pipe = _engram("pipeline")
-    parse_request = pipe.PIPELINE.parse_request
-
-    def parse(obj: Any) -> Any:
-        reject_null(obj, "request.profiles.engram")
-        return parse_request(obj)
-
-    object.__setattr__(pipe.PIPELINE, "parse_request", parse)
 
 
 @mutant("engram-age-zero-without-date", "ENGRAM-13",
@@ -468,64 +417,17 @@ def _engram_age_zero() -> None:
     swap(ops, "boost_items", boost_items)
 
 
-@mutant("engram-backends-null-rejected", "ENGRAM-15",
-        "backends.profiles.engram: null rejected (only an absent member accepted)")
-def _engram_backends_null() -> None:
-    # The pipeline hands the hook None for an absent and a null member alike: the slip is
-    # upstream, a port testing for the key instead of for a value.
-    pl = _mod("reference.pipeline")
-    original_init = pl._Profiles.__init__
-
-    def init(self: Any, req: Any, data: Any) -> None:
-        if "engram" in data and "engram" in req.profiles:
-            raise _mod("reference.types").InvalidInput(
-                "backends.profiles.engram: the engram profile takes no backend data")
-        original_init(self, req, data)
-
-    set_attr(pl._Profiles, "__init__", init)
-
-
-@mutant("engram-threshold-trace-always", "ENGRAM-15",
-        "the trace's threshold member written even when the request sets no minScore")
-def _engram_threshold_trace_always() -> None:
-    pipe = _engram("pipeline")
-    original = pipe.PIPELINE.after_rerank
-
-    def after_rerank(call: Any, query: str, entries: Any, outcome: str) -> list[str]:
-        if call.options.min_score is None:
-            call.trace["threshold"] = {"minScore": None, "applied": False, "removed": []}
-        return list(original(call, query, entries, outcome))
-
-    object.__setattr__(pipe.PIPELINE, "after_rerank", after_rerank)
-
-
 @mutant("engram-graph-weight-ignored", "ENGRAM-5",
-        "the class's graph weight not applied: the graph list is fused with the request's weight")
+        "the class's graph weight not applied: the graph list is fused with weight 1.0")
 def _engram_graph_weight_ignored() -> None:
-    pipe = _engram("pipeline")
-    original = pipe.PIPELINE.adjust_weights
-    assert original is not None
+    search = _engram("search")
+    original = search.classify
 
-    def adjust(call: Any, query: str, weights: dict[str, float]) -> dict[str, float]:
-        out = dict(original(call, query, dict(weights)))
-        out["graph"] = weights["graph"]
-        return out
+    def classify(query: str) -> Any:
+        got = original(query)
+        return replace(got, weights={**got.weights, "graph": 1.0})
 
-    object.__setattr__(pipe.PIPELINE, "adjust_weights", adjust)
-
-
-@mutant("engram-min-score-null-is-zero", "ENGRAM-14",
-        "minScore: null read as 0 (JavaScript's Number(null)), so a threshold runs at 0")
-def _engram_min_score_null() -> None:
-    o = _engram("options")
-    original = o.parse
-
-    def parse(obj: Any, where: str, allowed: Any) -> Any:
-        if "minScore" in obj and obj["minScore"] is None:
-            obj = {**obj, "minScore": 0}
-        return original(obj, where, allowed)
-
-    swap(o, "parse", parse)
+    set_attr(search, "classify", classify)
 
 
 @mutant("engram-bool-is-number", "ENGRAM-13",

@@ -8,7 +8,13 @@ from dataclasses import replace
 from types import ModuleType
 from typing import Any
 
-from conformance.selftest.broken_ports.patching import WALL_CLOCK_DAY, _mod, mutant, swap
+from conformance.selftest.broken_ports.patching import (
+    WALL_CLOCK_DAY,
+    _mod,
+    mutant,
+    set_attr,
+    swap,
+)
 
 
 def _engram(module: str) -> ModuleType:
@@ -39,32 +45,24 @@ def _engram_now_offset() -> None:
     swap(o, "parse", parse)
 
 
-@mutant("engram-match-whole-timestamp", "ENGRAM-8",
-        "the whole engram.date is compared with the query's days, so a timestamp never matches")
-def _engram_match_whole_timestamp() -> None:
+@mutant("engram-signal-equals-fact-date", "ENGRAM-8",
+        "the fact date compared equal to the signal, not searched for it (engram's `in`)")
+def _engram_signal_equals() -> None:
     b = _engram("boost")
     original = b.factors
 
-    def factors(metadata: Any, wanted: Any, now: int, half: float) -> Any:
-        f = original(metadata, wanted, now, half)
-        return replace(f, date_match=f.date_match and metadata.get(b.DATE_KEY) in wanted)
+    def factors(metadata: Any, signal: Any, now: int, half: float) -> Any:
+        f = original(metadata, signal, now, half)
+        return replace(f, date_match=f.date_match and metadata.get(b.FACT_KEY) == signal)
 
     swap(b, "factors", factors)
 
 
-@mutant("engram-range-includes-anchor", "ENGRAM-8",
-        "a range (last week) taken as the seven days up to and including the anchor day")
-def _engram_range_includes_anchor() -> None:
-    d = _engram("dates")
-    original = d.query_days
-
-    def query_days(query: str, now: str) -> list[str]:
-        days: list[str] = list(original(query, now))
-        if "last week" in _mod("reference.text").fold(query):
-            days = [x for x in days if x != min(days)] + [now[:10]]
-        return days
-
-    swap(d, "query_days", query_days)
+@mutant("engram-signal-in-memory-date", "ENGRAM-8",
+        "the signal looked for in engram.date (the creation) instead of engram.factDate")
+def _engram_signal_in_memory_date() -> None:
+    b = _engram("boost")
+    set_attr(b, "FACT_KEY", b.DATE_KEY)
 
 
 @mutant("engram-date-iso-lenient", "ENGRAM-6",
@@ -83,33 +81,36 @@ def _engram_date_iso_lenient() -> None:
     swap(d, "parse", parse)
 
 
-@mutant("engram-proximity-one-day", "ENGRAM-8",
-        "proximity read as a window: a memory within one day of a query date counts as matched")
-def _engram_proximity_one_day() -> None:
-    b = _engram("boost")
+@mutant("engram-signal-relative-dates", "ENGRAM-8",
+        "relative days (yesterday, last week) read as a signal through the temporal profile (2.x)")
+def _engram_signal_relative() -> None:
     d = _engram("dates")
-    original = b.factors
+    original = d.query_signal
+    expand = _mod("reference.profiles.temporal.expand").expand
 
-    def near(day: str, wanted: Any) -> bool:
-        parsed = d.parse(day)
-        return parsed is not None and any(
-            (q := d.parse(w)) is not None and abs(q[1] - parsed[1]) <= d.SECONDS_PER_DAY
-            for w in wanted)
+    def query_signal(normalized: str) -> Any:
+        got = original(normalized)
+        if got is None:
+            hints = expand(normalized, WALL_CLOCK_DAY.isoformat()).date_hints
+            return hints[0].replace("/", "-") if hints else None
+        return got
 
-    def factors(metadata: Any, wanted: Any, now: int, half: float) -> Any:
-        f = original(metadata, wanted, now, half)
-        raw = metadata.get(b.DATE_KEY)
-        if f.date_match or f.age_days is None or not isinstance(raw, str):
-            return f
-        return replace(f, date_match=near(raw[:10], wanted))
-
-    swap(b, "factors", factors)
+    swap(d, "query_signal", query_signal)
 
 
-@mutant("engram-resolve-against-clock", "ENGRAM-8",
-        "relative days (yesterday, last week) resolved against the wall clock's day, not now's")
-def _engram_resolve_against_clock() -> None:
+@mutant("engram-month-day-unpadded", "ENGRAM-8",
+        "month D written without zero padding (2026-3-5), as an f-string without :02d")
+def _engram_month_day_unpadded() -> None:
     d = _engram("dates")
-    original = d.query_days
-    today = WALL_CLOCK_DAY.isoformat()
-    swap(d, "query_days", lambda query, now: original(query, today))
+    original = d.query_signal
+
+    def query_signal(normalized: str) -> Any:
+        got = original(normalized)
+        text = normalized.lower()
+        first = next((i for i, rx in enumerate(d.SIGNAL_PATTERNS) if rx.search(text)), None)
+        if got is None or first != 3:
+            return got
+        y, m, day = got.split("-")
+        return f"{y}-{int(m)}-{int(day)}"
+
+    swap(d, "query_signal", query_signal)

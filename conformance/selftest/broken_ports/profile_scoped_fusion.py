@@ -16,6 +16,10 @@ from conformance.selftest.broken_ports.patching import (
 # -- profile scoped-fusion (SCOPE) -------------------------------------------------------------
 
 
+def _search() -> ModuleType:
+    return _mod("reference.profiles.scoped_fusion.search")
+
+
 @mutant(
     "scoped-missing-scope-wildcard",
     "SCOPE-3",
@@ -32,6 +36,13 @@ def _scoped_missing_scope_wildcard() -> None:
         return reason
 
     swap(f, "removal_reason", removal_reason)
+    s = _search()
+    in_scope = s.in_scope
+
+    def wildcard(hid: str, docs: Any, options: Any) -> bool:
+        return f.SCOPE_FIELD not in docs[hid].metadata or bool(in_scope(hid, docs, options))
+
+    set_attr(s, "in_scope", wildcard)
 
 
 @mutant(
@@ -43,172 +54,33 @@ def _scoped_empty_scopes_unrestricted() -> None:
     o = _mod("reference.profiles.scoped_fusion.options")
     original = o.parse_options
 
-    def parse_options(obj: Any, where: str = "request.profiles.scoped-fusion") -> Any:
+    def parse_options(obj: Any, where: str = "input") -> Any:
         out = original(obj, where)
         return replace(out, scopes=None) if out.scopes == frozenset() else out
 
     swap(o, "parse_options", parse_options)
 
 
-def _scoped_pipeline(**changes: Any) -> None:
-    """Replace some of scoped-fusion's pipeline hooks (the pipeline reads PIPELINE per search)."""
-    pkg = _mod("reference.profiles.scoped_fusion")
-    set_attr(pkg, "PIPELINE", replace(pkg.PIPELINE, **changes))
-
-
 @mutant(
-    "scoped-no-headroom",
-    "SCOPE-7",
-    "the BM25 leg asks candidateK, as the core does, so the filter under-serves it",
+    "scoped-unknown-member-ignored",
+    "SCOPE-17",
+    "an unknown member of scoped-fusion.search is ignored (a destructuring port)",
 )
-def _scoped_no_headroom() -> None:
-    f = _mod("reference.profiles.scoped_fusion.scope_filter")
-    swap(f, "bm25_limit", lambda candidate_k, options: candidate_k)
+def _scoped_unknown_member_ignored() -> None:
+    s = _search()
+    op = s.search_op
 
+    def search_op(inp: dict[str, Any]) -> dict[str, Any]:
+        out: dict[str, Any] = op({k: v for k, v in inp.items() if k in s.FIELDS})
+        return out
 
-@mutant(
-    "scoped-headroom-every-leg",
-    "SCOPE-7",
-    "the vector (and graph) leg asks candidateK x headroom too, not only BM25",
-)
-def _scoped_headroom_every_leg() -> None:
-    h = _mod("reference.profiles.scoped_fusion.hooks")
-    f = _mod("reference.profiles.scoped_fusion.scope_filter")
-    swap(h, "leg_limit", lambda options, leg, candidate_k: f.bm25_limit(candidate_k, options))
-
-
-@mutant(
-    "scoped-weights-clamped",
-    "SCOPE-2",
-    "a weight above maxWeight is clamped to it instead of rejected",
-)
-def _scoped_weights_clamped() -> None:
-    def adjust(call: Any, query: str, weights: dict[str, float]) -> dict[str, float]:
-        call.trace.setdefault("legs", {})
-        return {k: min(v, call.options.max_weight) for k, v in weights.items()}
-
-    _scoped_pipeline(adjust_weights=adjust)
-
-
-@mutant(
-    "scoped-filter-after-fusion",
-    "SCOPE-6",
-    "the legs are fused unfiltered and the fused list is filtered (merged metadata, old ranks)",
-)
-def _scoped_filter_after_fusion() -> None:
-    h = _mod("reference.profiles.scoped_fusion.hooks")
-    f = _mod("reference.profiles.scoped_fusion.scope_filter")
-    original = h.filter_hits
-    set_attr(h, "filter_hits", lambda hits, options: f.Filtered(kept=list(hits)))
-
-    def after_fusion(options: Any, items: list[Any]) -> list[Any]:
-        kept = original([item.candidate for item in items], options).kept
-        ids = {c.id for c in kept}
-        return [item for item in items if item.id in ids]
-
-    swap(h, "after_fusion", after_fusion)
-
-
-@mutant(
-    "scoped-filter-after-ladder",
-    "SCOPE-8",
-    "BM25 hits are filtered once, after the ladder, so an all-removed initial search ends the leg",
-)
-def _scoped_filter_after_ladder() -> None:
-    h = _mod("reference.profiles.scoped_fusion.hooks")
-    f = _mod("reference.profiles.scoped_fusion.scope_filter")
-    p = _mod("reference.pipeline")
-    original_filter = h.filter_hits
-    original_run = p._run_bm25
-    in_bm25 = [False]
-
-    def filter_hits(hits: Any, options: Any) -> Any:
-        return f.Filtered(kept=list(hits)) if in_bm25[0] else original_filter(hits, options)
-
-    def run_bm25(req: Any, backends: Any, query: str, profiles: Any) -> Any:
-        in_bm25[0] = True
-        try:
-            result = original_run(req, backends, query, profiles)
-        finally:
-            in_bm25[0] = False
-        for _, call in profiles.calls:
-            if call.name == "scoped-fusion":
-                result.hits = original_filter(result.hits, call.options).kept
-        return result
-
-    set_attr(h, "filter_hits", filter_hits)
-    swap(p, "_run_bm25", run_bm25)
-
-
-def _scoped() -> ModuleType:
-    return _mod("reference.profiles.scoped_fusion.hooks")
-
-
-@mutant(
-    "scoped-semantic-short-circuit",
-    "SCOPE-16",
-    "a semantic weight of 0 skips the vector leg too (the core's symmetric PIPE-8, 1.0.0)",
-)
-def _scoped_semantic_short_circuit() -> None:
-    swap(_scoped(), "runs_at_zero_weight", lambda leg: False)
-
-
-@mutant(
-    "scoped-zero-score-by-path",
-    "SCOPE-16",
-    "semantic-only hits at score 0 are ordered by path (the core's tie rule), not semantically",
-)
-def _scoped_zero_by_path() -> None:
-    hooks = _scoped()
-    original = hooks.semantic_at_zero
-
-    def semantic_at_zero(items: Any, semantic: Any) -> Any:
-        return original(items, sorted(semantic, key=lambda c: c.path))
-
-    swap(hooks, "semantic_at_zero", semantic_at_zero)
-
-
-@mutant(
-    "scoped-zero-weight-vector-votes",
-    "SCOPE-16",
-    "the vector leg run at weight 0 still votes in the unanimity shortcut",
-)
-def _scoped_zero_weight_votes() -> None:
-    pipe = _mod("reference.pipeline")
-    original = pipe.unanimity_voters
-
-    def unanimity_voters(bm25: Any, vleg: Any) -> Any:
-        if bm25 is None or not vleg.ran:
-            return None
-        return original(bm25, replace(vleg, fused=True))
-
-    swap(pipe, "unanimity_voters", unanimity_voters)
-
-
-# -- issue 25: one broken port per clause, each met by two cases ------------------------------
-
-
-@mutant(
-    "scoped-unknown-field-ignored",
-    "SCOPE-1",
-    "an unknown member field is ignored (a destructuring port), so sessionIds passes silently",
-)
-def _scoped_unknown_field_ignored() -> None:
-    o = _mod("reference.profiles.scoped_fusion.options")
-    original = o.parse_options
-
-    def parse_options(obj: Any, where: str = "request.profiles.scoped-fusion") -> Any:
-        if isinstance(obj, dict):
-            obj = {k: v for k, v in obj.items() if k in o._FIELDS}
-        return original(obj, where)
-
-    swap(o, "parse_options", parse_options)
+    _mod("reference.profiles.scoped_fusion").OPERATIONS["scoped-fusion.search"] = search_op
 
 
 @mutant(
     "scoped-null-field-not-default",
-    "SCOPE-1",
-    "a null member field is validated as given (obj.get(name, default)), not read as absent",
+    "SCOPE-17",
+    "a null member is validated as given (obj.get(name, default)), not read as absent",
 )
 def _scoped_null_field_not_default() -> None:
     o = _mod("reference.profiles.scoped_fusion.options")
@@ -217,7 +89,7 @@ def _scoped_null_field_not_default() -> None:
 
 @mutant(
     "scoped-max-weight-any-positive",
-    "SCOPE-1",
+    "SCOPE-17",
     "maxWeight is checked to be positive, not at least 1, so 0.5 is accepted",
 )
 def _scoped_max_weight_any_positive() -> None:
@@ -235,176 +107,267 @@ def _scoped_max_weight_any_positive() -> None:
 
 @mutant(
     "scoped-weight-bound-exclusive",
-    "SCOPE-2",
+    "SCOPE-19",
     "a weight equal to maxWeight is rejected too (>= instead of >), so 5 itself fails",
 )
 def _scoped_weight_bound_exclusive() -> None:
-    f = _mod("reference.profiles.scoped_fusion.scope_filter")
+    s = _search()
+    original = s.weight
     types = _mod("reference.types")
 
-    def check_weights(weights: Any, options: Any) -> None:
-        for name in sorted(weights):
-            if weights[name] >= options.max_weight:
-                raise types.InvalidInput(f"request.weights.{name} is not below maxWeight")
+    def weight(value: object, name: str, default: float, options: Any) -> float:
+        out: float = original(value, name, default, options)
+        if out >= options.max_weight:
+            raise types.InvalidInput(f"{name} is not below maxWeight")
+        return out
 
-    swap(f, "check_weights", check_weights)
+    set_attr(s, "weight", weight)
+
+
+@mutant(
+    "scoped-weights-clamped",
+    "SCOPE-19",
+    "a weight above maxWeight is clamped to it instead of rejected",
+)
+def _scoped_weights_clamped() -> None:
+    s = _search()
+    original = s.weight
+
+    def weight(value: object, name: str, default: float, options: Any) -> float:
+        number = isinstance(value, int | float) and not isinstance(value, bool)
+        if number and value > options.max_weight:
+            return float(options.max_weight)
+        out: float = original(value, name, default, options)
+        return out
+
+    set_attr(s, "weight", weight)
+
+
+@mutant(
+    "scoped-limit-before-scope",
+    "SCOPE-20",
+    "each search takes its limit first and drops the out-of-scope episodes afterwards",
+)
+def _scoped_limit_before_scope() -> None:
+    s = _search()
+    original = s.run_leg
+
+    def run_leg(ranked: Any, limit: int, docs: Any, options: Any) -> Any:
+        return original(list(ranked)[:limit], limit, docs, options)
+
+    set_attr(s, "run_leg", run_leg)
+
+
+@mutant(
+    "scoped-exclude-before-limit",
+    "SCOPE-21",
+    "excludeIds is removed before the search's limit, so the semantic list is never under-served",
+)
+def _scoped_exclude_before_limit() -> None:
+    s = _search()
+    original = s.run_leg
+
+    def run_leg(ranked: Any, limit: int, docs: Any, options: Any) -> Any:
+        kept = [h for h in ranked if h not in options.exclude_ids]
+        out = original(kept, limit, docs, replace(options, exclude_ids=frozenset()))
+        return out
+
+    set_attr(s, "run_leg", run_leg)
 
 
 @mutant(
     "scoped-exclude-keyword-only",
-    "SCOPE-5",
-    "excludeIds filters only the keyword leg (the seed's FTS-path filter), not the semantic one",
+    "SCOPE-21",
+    "excludeIds filters only the keyword list (the seed's FTS-path sentence), not the semantic one",
 )
 def _scoped_exclude_keyword_only() -> None:
-    h = _mod("reference.profiles.scoped_fusion.hooks")
-    original = h._filter_leg
+    s = _search()
+    original = s.run_leg
 
-    def filter_leg(call: Any, leg: str, hits: list[Any]) -> list[Any]:
-        if leg == "bm25":
-            return list(original(call, leg, hits))
-        saved = call.options
-        call.options = replace(saved, exclude_ids=frozenset())
-        try:
-            return list(original(call, leg, hits))
-        finally:
-            call.options = saved
+    def run_leg(ranked: Any, limit: int, docs: Any, options: Any) -> Any:
+        if limit == getattr(s, "_semantic_limit", None):
+            options = replace(options, exclude_ids=frozenset())
+        return original(ranked, limit, docs, options)
 
-    _scoped_pipeline(filter_leg=filter_leg)
+    op = s.search_op
 
+    def search_op(inp: dict[str, Any]) -> dict[str, Any]:
+        limit = inp.get("semanticLimit")
+        set_attr(s, "_semantic_limit", int(limit) if isinstance(limit, int | float) else None)
+        out: dict[str, Any] = op(inp)
+        return out
 
-def _scoped_enabled(request: Any) -> bool:
-    """Whether a search request enables scoped-fusion (a broken port's own test)."""
-    profiles = request.get("profiles") if isinstance(request, dict) else None
-    return isinstance(profiles, dict) and profiles.get("scoped-fusion") is not None
+    set_attr(s, "run_leg", run_leg)
+    _mod("reference.profiles.scoped_fusion").OPERATIONS["scoped-fusion.search"] = search_op
 
 
 @mutant(
-    "scoped-rrf-k-fixed",
-    "SCOPE-9",
-    "with the profile on, fusion uses the seed's fixed k = 60 instead of the request's rrfK",
+    "scoped-keyword-cut-to-semantic-limit",
+    "SCOPE-21",
+    "the keyword list is cut to semanticLimit after the exclusion (the headroom only absorbs it)",
 )
-def _scoped_rrf_k_fixed() -> None:
-    p = _mod("reference.pipeline")
-    original_search = p.search
-    original_merge = p.merge_variants
-    on = [False]
+def _scoped_keyword_cut() -> None:
+    s = _search()
+    original = s.run_leg
 
-    def search(request: Any, backends: Any) -> Any:
-        on[0] = _scoped_enabled(request)
-        return original_search(request, backends)
+    def run_leg(ranked: Any, limit: int, docs: Any, options: Any) -> Any:
+        out = original(ranked, limit, docs, options)
+        cut = out.kept[: max(1, limit // options.headroom)]
+        return s.LegRun(cut, {**out.row, "kept": len(cut)})
 
-    def merge_variants(runs: Any, k: int) -> Any:
-        return original_merge(runs, 60 if on[0] else k)
-
-    swap(p, "search", search)
-    swap(p, "merge_variants", merge_variants)
+    set_attr(s, "run_leg", run_leg)
 
 
 @mutant(
-    "scoped-unanimity-unfiltered",
-    "SCOPE-9",
-    "the unanimity vote reads each leg's raw backend answer, not the filtered list it fused",
+    "scoped-no-headroom",
+    "SCOPE-22",
+    "the keyword search asks semanticLimit, not semanticLimit x headroom",
 )
-def _scoped_unanimity_unfiltered() -> None:
-    h = _mod("reference.profiles.scoped_fusion.hooks")
-    p = _mod("reference.pipeline")
-    original_filter = h._filter_leg
-    original_search = p.search
-    original_voters = p.unanimity_voters
-    raw: dict[str, list[str]] = {}
-
-    def filter_leg(call: Any, leg: str, hits: list[Any]) -> list[Any]:
-        raw[leg] = [c.id for c in hits]
-        return list(original_filter(call, leg, hits))
-
-    def search(request: Any, backends: Any) -> Any:
-        raw.clear()
-        return original_search(request, backends)
-
-    def unanimity_voters(bm25: Any, vleg: Any) -> Any:
-        voters = original_voters(bm25, vleg)
-        if voters is not None and "bm25" in raw and "vector" in raw:
-            return raw["bm25"], raw["vector"]
-        return voters
-
-    _scoped_pipeline(filter_leg=filter_leg)
-    swap(p, "search", search)
-    swap(p, "unanimity_voters", unanimity_voters)
+def _scoped_no_headroom() -> None:
+    set_attr(_search(), "keyword_limit", lambda semantic_limit, options: semantic_limit)
 
 
 @mutant(
-    "scoped-fused-cut-to-candidatek",
-    "SCOPE-10",
-    "the fused list is also cut to candidateK (the seed's one semanticLimit), before topK",
+    "scoped-headroom-every-leg",
+    "SCOPE-22",
+    "the semantic search asks semanticLimit x headroom too, not only the keyword one",
 )
-def _scoped_fused_cut_to_candidatek() -> None:
-    h = _mod("reference.profiles.scoped_fusion.hooks")
-    original = h._after_fusion
+def _scoped_headroom_every_leg() -> None:
+    s = _search()
+    original = s.run_leg
 
-    def after_fusion(call: Any, query: str, items: list[Any]) -> list[Any]:
-        items = list(original(call, query, items))
-        sizes = [v for key, v in call.state.items() if key.endswith(":k")]
-        return items[: min(sizes)] if sizes else items
+    def run_leg(ranked: Any, limit: int, docs: Any, options: Any) -> Any:
+        if limit == getattr(s, "_semantic_limit", None):
+            limit = s.keyword_limit(limit, options)
+        return original(ranked, limit, docs, options)
 
-    _scoped_pipeline(after_fusion=after_fusion)
+    op = s.search_op
+
+    def search_op(inp: dict[str, Any]) -> dict[str, Any]:
+        limit = inp.get("semanticLimit")
+        set_attr(s, "_semantic_limit", int(limit) if isinstance(limit, int | float) else None)
+        out: dict[str, Any] = op(inp)
+        return out
+
+    set_attr(s, "run_leg", run_leg)
+    _mod("reference.profiles.scoped_fusion").OPERATIONS["scoped-fusion.search"] = search_op
+
+
+@mutant(
+    "scoped-semantic-short-circuit",
+    "SCOPE-23",
+    "a semantic weight of 0 skips the semantic search too (the core's symmetric PIPE-8)",
+)
+def _scoped_semantic_short_circuit() -> None:
+    s = _search()
+    op = s.search_op
+
+    def search_op(inp: dict[str, Any]) -> dict[str, Any]:
+        if inp.get("semanticWeight") == 0 and isinstance(inp.get("legs"), dict):
+            inp = {**inp, "legs": {**inp["legs"], "semantic": []}}
+        out: dict[str, Any] = op(inp)
+        return out
+
+    _mod("reference.profiles.scoped_fusion").OPERATIONS["scoped-fusion.search"] = search_op
+
+
+@mutant(
+    "scoped-keyword-runs-at-zero",
+    "SCOPE-23",
+    "the keyword search runs at keywordWeight 0 (only the guard keeps its episodes out)",
+)
+def _scoped_keyword_runs_at_zero() -> None:
+    s = _search()
+    op = s.search_op
+
+    def search_op(inp: dict[str, Any]) -> dict[str, Any]:
+        legs = inp.get("legs")
+        if isinstance(legs, dict) and legs.get("keyword") is None:
+            inp = {**inp, "legs": {**legs, "keyword": []}}
+        out: dict[str, Any] = op(inp)
+        return out
+
+    set_attr(s, "keyword_runs", lambda kw: True)
+    _mod("reference.profiles.scoped_fusion").OPERATIONS["scoped-fusion.search"] = search_op
+
+
+@mutant(
+    "scoped-zero-bleed-through",
+    "SCOPE-24",
+    "no contrib > 0 guard: a keyword-only episode whose contribution is 0 is listed at score 0",
+)
+def _scoped_zero_bleed_through() -> None:
+    s = _search()
+
+    def fuse(semantic: Any, keyword: Any, sw: float, kw: float) -> list[tuple[str, float]]:
+        scores: dict[str, float] = {}
+        for i, hid in enumerate(semantic):
+            scores[hid] = s.contribution(sw, i)
+        for i, hid in enumerate(keyword):
+            scores[hid] = scores.get(hid, 0.0) + s.contribution(kw, i)
+        return sorted(scores.items(), key=lambda item: -item[1])
+
+    set_attr(s, "fuse", fuse)
+
+
+@mutant(
+    "scoped-zero-indexed-ranks",
+    "SCOPE-24",
+    "the contribution is w / (k + i) with the 0-based position i, not w / (k + i + 1)",
+)
+def _scoped_zero_indexed_ranks() -> None:
+    s = _search()
+    set_attr(s, "contribution", lambda w, index: w / float(s.RRF_K + index))
+
+
+@mutant(
+    "scoped-ties-by-path",
+    "SCOPE-25",
+    "equal scores are ordered by path (the core's RRF-8), not by first appearance",
+)
+def _scoped_ties_by_path() -> None:
+    s = _search()
+    original = s.fuse
+
+    def fuse(semantic: Any, keyword: Any, sw: float, kw: float) -> list[tuple[str, float]]:
+        out: list[tuple[str, float]] = original(semantic, keyword, sw, kw)
+        docs = getattr(s, "_docs", {})
+        return sorted(out, key=lambda item: (-item[1], docs[item[0]].path))
+
+    documents = s._documents
+
+    def _documents(value: object) -> Any:
+        out = documents(value)
+        set_attr(s, "_docs", out)
+        return out
+
+    set_attr(s, "_documents", _documents)
+    set_attr(s, "fuse", fuse)
+
+
+@mutant(
+    "scoped-no-final-cut",
+    "SCOPE-26",
+    "the fused list is returned whole, not cut to semanticLimit",
+)
+def _scoped_no_final_cut() -> None:
+    set_attr(_search(), "cut", lambda items, semantic_limit: items)
 
 
 @mutant(
     "scoped-trace-returned-kept",
-    "SCOPE-11",
-    "the trace's returned counts the hits the filter kept, not the hits the backend answered",
+    "SCOPE-27",
+    "the trace's returned counts the episodes kept after the exclusion, not those returned",
 )
 def _scoped_trace_returned_kept() -> None:
-    h = _mod("reference.profiles.scoped_fusion.hooks")
-    original = h._filter_leg
+    s = _search()
+    original = s.run_leg
 
-    def filter_leg(call: Any, leg: str, hits: list[Any]) -> list[Any]:
-        kept = list(original(call, leg, hits))
-        call.trace["legs"][leg]["returned"] -= len(hits) - len(kept)
-        return kept
+    def run_leg(ranked: Any, limit: int, docs: Any, options: Any) -> Any:
+        out = original(ranked, limit, docs, options)
+        return s.LegRun(out.kept, {**out.row, "returned": out.row["kept"]})
 
-    _scoped_pipeline(filter_leg=filter_leg)
-
-
-@mutant(
-    "scoped-trace-error-counted",
-    "SCOPE-11",
-    "searches counts every backend call when it is made, an erroring one included",
-)
-def _scoped_trace_error_counted() -> None:
-    h = _mod("reference.profiles.scoped_fusion.hooks")
-    original_limit = h._leg_limit
-    original_filter = h._filter_leg
-
-    def leg_limit(call: Any, leg: str, candidate_k: int) -> int:
-        limit: int = original_limit(call, leg, candidate_k)
-        call.trace["legs"][leg]["searches"] += 1
-        return limit
-
-    def filter_leg(call: Any, leg: str, hits: list[Any]) -> list[Any]:
-        kept = list(original_filter(call, leg, hits))
-        call.trace["legs"][leg]["searches"] -= 1
-        return kept
-
-    _scoped_pipeline(leg_limit=leg_limit, filter_leg=filter_leg)
-
-
-@mutant(
-    "scoped-trace-row-for-idle-leg",
-    "SCOPE-11",
-    "the trace has a zero row for both legs from the start, also a leg that never called",
-)
-def _scoped_trace_row_for_idle_leg() -> None:
-    h = _mod("reference.profiles.scoped_fusion.hooks")
-    original = h._adjust_weights
-
-    def adjust(call: Any, query: str, weights: dict[str, float]) -> dict[str, float]:
-        out: dict[str, float] = original(call, query, weights)
-        for leg in ("bm25", "vector"):
-            h._row(call, leg)
-        return out
-
-    _scoped_pipeline(adjust_weights=adjust)
+    set_attr(s, "run_leg", run_leg)
 
 
 @mutant(
@@ -426,3 +389,36 @@ def _scoped_filter_op_cut_before_filter() -> None:
     swap(ops, "filter_op", filter_op)
     # the profile's OPERATIONS dict holds the handler itself, not a module binding
     _mod("reference.profiles.scoped_fusion").OPERATIONS["scoped-fusion.filter"] = filter_op
+
+
+@mutant(
+    "scoped-exclude-ignored",
+    "SCOPE-5",
+    "excludeIds is validated and then ignored (the recentIds never leave the lists)",
+)
+def _scoped_exclude_ignored() -> None:
+    s = _search()
+    original = s.run_leg
+
+    def run_leg(ranked: Any, limit: int, docs: Any, options: Any) -> Any:
+        return original(ranked, limit, docs, replace(options, exclude_ids=frozenset()))
+
+    set_attr(s, "run_leg", run_leg)
+
+
+@mutant(
+    "scoped-unknown-leg-id-dropped",
+    "SCOPE-18",
+    "a leg id that names no document is dropped silently instead of invalid_input",
+)
+def _scoped_unknown_leg_id_dropped() -> None:
+    s = _search()
+    original = s.ranked_list
+
+    def ranked_list(value: object, where: str, known: Any) -> list[str]:
+        if isinstance(value, list):
+            value = [v for v in value if not isinstance(v, dict) or v.get("id") in known]
+        out: list[str] = original(value, where, known)
+        return out
+
+    set_attr(s, "ranked_list", ranked_list)

@@ -468,3 +468,22 @@ def _dsl_sanitise_dedup() -> None:
         return s.Sanitised(kept, expression)
 
     swap(s, "sanitise", sanitise)
+
+
+@mutant(
+    "dsl-leading-operator-dropped",
+    "DSL-5",
+    "a leading operator is dropped by the parser (3.x), not kept on the first token",
+)
+def _dsl_leading_dropped() -> None:
+    p = _mod("reference.query.parse")
+    original = p.parse
+
+    def parse(query: str, aliases: Any = None, sw: str = "anchor") -> Any:
+        out = original(query, aliases, sw)
+        if not out.tokens or out.tokens[0].operator is None:
+            return out
+        first = replace(out.tokens[0], operator=None)
+        return replace(out, tokens=(first, *out.tokens[1:]))
+
+    swap(p, "parse", parse)

@@ -180,7 +180,7 @@ def _trace_ids_before_cut() -> None:
 
 @mutant(
     "trace-variants-always",
-    "TRACE-16",
+    "TRACE-1",
     "the trace has a variants member with one variant too",
 )
 def _trace_variants_always() -> None:

@@ -558,6 +558,5 @@ func opSearchCorpus(in map[string]any) (map[string]any, error) {
 	if demoErr != nil {
 		return nil, &OpError{"index_error", demoErr.Error()}
 	}
-	return Search(r, Backends{Index: demoIdx, Vector: demoVec, Reranker: lexicalReranker{},
-		ProfileData: map[string]any{okapiName: okapiCorpusCollection(demoIdx)}}) // OKAPI-15
+	return Search(r, Backends{Index: demoIdx, Vector: demoVec, Reranker: lexicalReranker{}})
 }

@@ -8,20 +8,17 @@ package hrc
 
 import (
 	"sort"
-	"sync"
 )
 
 const (
-	okapiName     = "bm25-okapi"
-	okapiVersion  = "1.1.0"
-	okapiDefK1    = 1.5
-	okapiDefB     = 0.75
-	okapiMaxK1    = 1000.0
-	okapiSqrt2    = 1.4142135623730951
-	okapiLn2      = 0.6931471805599453
-	okapiLnTerms  = 12
-	okapiLeg      = "bm25"
-	okapiDocsName = "backends.profiles.bm25-okapi.documents"
+	okapiName    = "bm25-okapi"
+	okapiVersion = "2.0.0"
+	okapiDefK1   = 1.5
+	okapiDefB    = 0.75
+	okapiMaxK1   = 1000.0
+	okapiSqrt2   = 1.4142135623730951
+	okapiLn2     = 0.6931471805599453
+	okapiLnTerms = 12
 )
 
 // okapiC are the binary64 quotients 1/(2j+1) (OKAPI-5).
@@ -270,140 +267,13 @@ func okapiDocuments(v any, what string) ([]Candidate, error) {
 	return docs, nil
 }
 
-// okapiOptions are the request's options and the query the BM25 leg scores (OKAPI-14).
-type okapiOptions struct {
-	params OkapiParams
-	query  string
-	// hypothetical is OKAPI-17's normalised HyDE document; "" embeds the query.
-	hypothetical string
-}
-
-func okapiParseRequest(m map[string]any) (any, error) {
-	for _, k := range sortedKeys(m) {
-		if k != "k1" && k != "b" && k != "hypotheticalDocument" {
-			return nil, invalid("request.profiles.bm25-okapi: unknown option %s", k)
-		}
-	}
-	p, err := okapiCheckParams(m)
-	if err != nil {
-		return nil, err
-	}
-	o := &okapiOptions{params: p}
-	if raw, ok := present(m, "hypotheticalDocument"); ok { // OKAPI-17
-		s, isStr := raw.(string)
-		if !isStr || Normalise(s) == "" {
-			return nil, invalid("request.profiles.bm25-okapi.hypotheticalDocument must be a string, not empty after normalisation")
-		}
-		o.hypothetical = Normalise(s)
-	}
-	return o, nil
-}
-
-func okapiParseBackends(raw any, isPresent bool) (any, error) {
-	if c, ok := raw.(*OkapiCollection); ok {
-		return c, nil // the real index's chunks (search_corpus, OKAPI-15)
-	}
-	if !isPresent {
-		return NewOkapiCollection(nil), nil
-	}
-	m, ok := raw.(map[string]any)
-	if !ok {
-		return nil, invalid("backends.profiles.bm25-okapi must be an object")
-	}
-	for _, k := range sortedKeys(m) {
-		if k != "documents" {
-			return nil, invalid("backends.profiles.bm25-okapi: unknown member %s", k)
-		}
-	}
-	v, ok := present(m, "documents")
-	if !ok {
-		return NewOkapiCollection(nil), nil
-	}
-	docs, err := okapiDocuments(v, okapiDocsName)
-	if err != nil {
-		return nil, err
-	}
-	return NewOkapiCollection(docs), nil
-}
-
-func okapiAdjustWeights(call *ProfileCall, q string, w Weights) Weights {
-	o := call.Options.(*okapiOptions)
-	o.query = q
-	c := call.Backend.(*OkapiCollection)
-	call.Trace["k1"] = o.params.K1
-	call.Trace["b"] = o.params.B
-	call.Trace["documentCount"] = len(c.docs)
-	call.Trace["rescored"] = 0
-	return w
-}
-
-func okapiLegLimit(_ *ProfileCall, leg string, n int64) int64 {
-	if leg == okapiLeg {
-		return maxInt
-	}
-	return n
-}
-
-func okapiFilterLeg(call *ProfileCall, leg string, hits []Candidate) []Candidate {
-	if leg != okapiLeg {
-		return hits
-	}
-	o := call.Options.(*okapiOptions)
-	c := call.Backend.(*OkapiCollection)
-	terms := c.statistics(o.query)
-	rows := make([]okapiScored, len(hits))
-	order := make([]int, len(hits))
-	for i, h := range hits {
-		s := 0.0
-		if j, ok := c.byID[h.ID]; ok {
-			if v, ok := c.score(c.docs[j], terms, o.params); ok {
-				s = v
-			}
-		}
-		rows[i] = okapiScored{h.ID, h.Path, s}
-		order[i] = i
-	}
-	call.Trace["rescored"] = call.Trace["rescored"].(int) + len(hits)
-	sort.SliceStable(order, func(a, b int) bool { return okapiLess(rows[order[a]], rows[order[b]]) })
-	out := make([]Candidate, len(hits))
-	for k, i := range order {
-		out[k] = hits[i]
-	}
-	return out
-}
-
-// demoOkapi is the demo corpus's collection for search_corpus (OKAPI-15): every chunk.
-var (
-	demoOkapiOnce sync.Once
-	demoOkapi     *OkapiCollection
-)
-
-func okapiCorpusCollection(idx Index) *OkapiCollection {
-	demoOkapiOnce.Do(func() {
-		chunks, _ := idx.Chunks()
-		demoOkapi = NewOkapiCollection(chunks)
-	})
-	return demoOkapi
-}
-
 func init() {
 	RegisterProfile(&Profile{
-		Name:       okapiName,
-		Version:    okapiVersion,
-		Operations: map[string]handler{okapiName + ".score": opOkapiScore},
-		Pipeline: &PipelineHooks{
-			ParseRequest:  okapiParseRequest,
-			ParseBackends: okapiParseBackends,
-			AdjustWeights: okapiAdjustWeights,
-			LegLimit:      okapiLegLimit,
-			// OKAPI-17: the vector leg embeds the hypothetical document instead of the query.
-			VectorQuery: func(c *ProfileCall, text string) string {
-				if h := c.Options.(*okapiOptions).hypothetical; h != "" {
-					return h
-				}
-				return text
-			},
-			FilterLeg: okapiFilterLeg,
+		Name:    okapiName,
+		Version: okapiVersion,
+		Operations: map[string]handler{
+			okapiName + ".score":  opOkapiScore,
+			okapiName + ".search": opGenieSearch,
 		},
 	})
 }

@@ -13,7 +13,7 @@ import (
 )
 
 // EngramVersion is the profile version this port implements (PROTO-31).
-const EngramVersion = "2.0.0"
+const EngramVersion = "3.0.0"
 
 var engramChannels = []string{"vector", "bm25", "graph"}
 
@@ -77,15 +77,18 @@ func loadEngramTable() error {
 // weights (ENGRAM-3, ENGRAM-4).
 func EngramClassify(query string) (string, []string, map[string]float64) {
 	text := Fold(query)
+	// ENGRAM-3: the most non-overlapping matches win, ties to table order (a slice, never a map).
 	matched := []string{}
+	intent := engramDefault
+	best := 0
 	for _, p := range engramPatterns {
-		if p.re.MatchString(text) {
+		n := len(p.re.FindAllStringIndex(text, -1))
+		if n > 0 {
 			matched = append(matched, p.name)
 		}
-	}
-	intent := engramDefault
-	if len(matched) > 0 {
-		intent = matched[0]
+		if n > best {
+			best, intent = n, p.name
+		}
 	}
 	w := map[string]float64{}
 	for k, v := range engramWeights[intent] {
@@ -95,7 +98,6 @@ func EngramClassify(query string) (string, []string, map[string]float64) {
 }
 
 var engramForm = regexp.MustCompile(`^([0-9]{4})-([0-9]{2})-([0-9]{2})(?:T([0-9]{2}):([0-9]{2}):([0-9]{2})Z)?$`)
-var engramQueryDate = regexp.MustCompile(`\b[0-9]{4}-[0-9]{2}-[0-9]{2}\b`)
 var engramCount = regexp.MustCompile(`^(?:0|[1-9][0-9]*)$`)
 
 func engramDaysInMonth(y, m int64) int64 {
@@ -154,38 +156,52 @@ func engramParseDate(s string) (string, int64, bool) {
 	return s[:10], engramDaysFromCivil(year, month, day)*86400 + hh*3600 + mm*60 + ss, true
 }
 
-// engramQueryDays is ENGRAM-8: the written ISO days, then the days the temporal profile
-// resolves against now (TEMPORAL-5..20), as YYYY-MM-DD, each once.
-func engramQueryDays(query, now string) []string {
-	out := engramQueryDates(query)
-	for _, hint := range ExpandTemporal(query, &now).DateHints {
-		day := strings.ReplaceAll(hint, "/", "-")
-		seen := false
-		for _, o := range out {
-			seen = seen || o == day
-		}
-		if !seen {
-			out = append(out, day)
-		}
-	}
-	return out
+// engramSignalPatterns are ENGRAM-8: engram's temporal signal patterns in engram's order
+// (raya-ac/engram engram/retrieval.py:422-442, a7527a1, MIT), \d read as [0-9], \b ASCII.
+var engramMonths = []string{"january", "february", "march", "april", "may", "june", "july",
+	"august", "september", "october", "november", "december"}
+var engramMonth = "(" + strings.Join(engramMonths, "|") + ")"
+var engramSignalPatterns = []*regexp.Regexp{
+	regexp.MustCompile(`\b([0-9]{4}-[0-9]{2}-[0-9]{2})\b`),
+	regexp.MustCompile(`\b([0-9]{4}-[0-9]{2})\b`),
+	regexp.MustCompile(`\b` + engramMonth + ` ([0-9]{4})\b`),
+	regexp.MustCompile(`\b` + engramMonth + ` ([0-9]{1,2})\b`),
 }
 
-func engramQueryDates(query string) []string {
-	out := []string{}
-	for _, d := range engramQueryDate.FindAllString(Fold(query), -1) {
-		if _, _, ok := engramParseDate(d); !ok {
-			continue
-		}
-		seen := false
-		for _, o := range out {
-			seen = seen || o == d
-		}
-		if !seen {
-			out = append(out, d)
+// engramMonthDayYear is the year engram's code writes for "month D", verbatim.
+const engramMonthDayYear = "2026"
+
+// engramQuerySignal is ENGRAM-8: the first pattern that matches the ASCII-lowered normalised
+// query gives the one signal; ok false when none matches.
+func engramQuerySignal(normalized string) (string, bool) {
+	b := []byte(normalized)
+	for i, c := range b {
+		if c >= 'A' && c <= 'Z' {
+			b[i] = c + 32
 		}
 	}
-	return out
+	text := string(b)
+	for i, rx := range engramSignalPatterns {
+		m := rx.FindStringSubmatch(text)
+		if m == nil {
+			continue
+		}
+		if i < 2 {
+			return m[1], true
+		}
+		month := 0
+		for j, name := range engramMonths {
+			if name == m[1] {
+				month = j + 1
+			}
+		}
+		if i == 2 {
+			return fmt.Sprintf("%s-%02d", m[2], month), true
+		}
+		day, _ := strconv.Atoi(m[2])
+		return fmt.Sprintf("%s-%02d-%02d", engramMonthDayYear, month, day), true
+	}
+	return "", false
 }
 
 func engramAccessCount(meta map[string]string) float64 {
@@ -204,8 +220,6 @@ type engramOptions struct {
 	now          string
 	nowSeconds   int64
 	halfLifeDays float64
-	// minScore is ENGRAM-14's pipeline threshold; nil means none.
-	minScore *float64
 }
 
 // parseEngramOptions validates now and halfLifeDays (ENGRAM-7, ENGRAM-13, ENGRAM-15).
@@ -236,34 +250,7 @@ func parseEngramOptions(m map[string]any, where string, allowed []string) (engra
 		}
 		opts.halfLifeDays = h
 	}
-	if mv, ok := present(m, "minScore"); ok {
-		ms, ok := asFloat(mv)
-		if !ok || math.IsInf(ms, 0) || ms != ms {
-			return engramOptions{}, invalid("%s.minScore must be a finite number", where)
-		}
-		opts.minScore = &ms
-	}
 	return opts, nil
-}
-
-// engramAfterRerank is ENGRAM-14 in the pipeline: with minScore, drop what the cross-encoder
-// scored below it, only when it ran (outcome reranked); the trace says what it did.
-func engramAfterRerank(c *ProfileCall, query string, ids []string, scores []*float64, outcome string) []string {
-	opts := c.Options.(engramOptions)
-	if opts.minScore == nil {
-		return ids
-	}
-	applied := outcome == "reranked"
-	kept, removed := []string{}, []string{}
-	for i, id := range ids {
-		if applied && scores[i] != nil && *scores[i] < *opts.minScore {
-			removed = append(removed, id)
-		} else {
-			kept = append(kept, id)
-		}
-	}
-	c.Trace["threshold"] = map[string]any{"minScore": *opts.minScore, "applied": applied, "removed": removed}
-	return kept
 }
 
 type engramItem struct {
@@ -273,19 +260,24 @@ type engramItem struct {
 }
 
 // engramBoost applies ENGRAM-8..11 and returns the query's dates and the records in order.
-func engramBoost(query string, opts engramOptions, items []engramItem) ([]string, []map[string]any) {
-	wanted := engramQueryDays(query, opts.now)
+func engramBoost(query string, opts engramOptions, items []engramItem) (any, []map[string]any) {
+	signal, hasSignal := engramQuerySignal(strings.Join(strings.FieldsFunc(query, engramPySpace), " "))
+	var wanted any
+	if hasSignal {
+		wanted = signal
+	}
 	recs := make([]map[string]any, len(items))
 	scores := make([]float64, len(items))
 	for i, it := range items {
 		dateMatch := false
 		var age any
 		recency := 1.0
+		// ENGRAM-8: the signal found in the fact date (a substring test, as engram's `in`).
+		if fact, ok := it.meta["engram.factDate"]; ok && hasSignal {
+			dateMatch = strings.Contains(fact, signal)
+		}
 		if raw, ok := it.meta["engram.date"]; ok {
-			if day, secs, ok := engramParseDate(raw); ok {
-				for _, w := range wanted {
-					dateMatch = dateMatch || w == day
-				}
+			if _, secs, ok := engramParseDate(raw); ok {
 				diff := opts.nowSeconds - secs
 				if diff < 0 {
 					diff = 0
@@ -357,91 +349,7 @@ func opEngramBoost(in map[string]any) (map[string]any, error) {
 		items[i] = engramItem{c.ID, c.Metadata, scores[i]}
 	}
 	wanted, recs := engramBoost(q, opts, items)
-	return map[string]any{"queryDates": wanted, "results": recs}, nil
-}
-
-func opEngramThreshold(in map[string]any) (map[string]any, error) {
-	mv, ok := present(in, "minScore")
-	if !ok {
-		return nil, invalid("minScore is required")
-	}
-	minScore, ok := asFloat(mv)
-	if !ok {
-		return nil, invalid("minScore must be a finite number")
-	}
-	rv, ok := present(in, "results")
-	if !ok {
-		return nil, invalid("results is required")
-	}
-	l, err := asList(rv, "results")
-	if err != nil {
-		return nil, err
-	}
-	kept := []map[string]any{}
-	removed := []string{}
-	seen := map[string]bool{}
-	for i, x := range l {
-		m, ok := x.(map[string]any)
-		if !ok {
-			return nil, invalid("results[%d] must be an object", i)
-		}
-		id, ok := m["id"].(string)
-		if !ok || id == "" {
-			return nil, invalid("results[%d].id must be a non-empty string", i)
-		}
-		if seen[id] {
-			return nil, invalid("results[%d]: repeated id %q", i, id)
-		}
-		seen[id] = true
-		sv, has := present(m, "rerankScore")
-		if !has {
-			kept = append(kept, map[string]any{"id": id, "rerankScore": nil})
-			continue
-		}
-		s, ok := asFloat(sv)
-		if !ok {
-			return nil, invalid("results[%d].rerankScore must be a finite number or null", i)
-		}
-		// ENGRAM-14: only scored items can be removed; equal to minScore is kept.
-		if s < minScore {
-			removed = append(removed, id)
-		} else {
-			kept = append(kept, map[string]any{"id": id, "rerankScore": s})
-		}
-	}
-	return map[string]any{"results": kept, "removed": removed}, nil
-}
-
-// engramAdjustWeights is ENGRAM-5: request weight x class weight, one run-time
-// multiplication per channel.
-func engramAdjustWeights(c *ProfileCall, query string, w Weights) Weights {
-	intent, matched, cw := EngramClassify(query)
-	out := Weights{BM25: w.BM25 * cw["bm25"], Vector: w.Vector * cw["vector"], Graph: w.Graph * cw["graph"]}
-	c.Trace["intent"] = intent
-	c.Trace["matched"] = matched
-	c.Trace["weights"] = map[string]any{"vector": out.Vector, "bm25": out.BM25, "graph": out.Graph}
-	return out
-}
-
-// engramAfterFusion is ENGRAM-8..11 on the fused list, after intent reweighting.
-func engramAfterFusion(c *ProfileCall, query string, items []FusedItem) []FusedItem {
-	in := make([]engramItem, len(items))
-	byID := map[string]FusedItem{}
-	for i, it := range items {
-		in[i] = engramItem{it.Candidate.ID, it.Candidate.Metadata, it.Score}
-		byID[it.Candidate.ID] = it
-	}
-	wanted, recs := engramBoost(query, c.Options.(engramOptions), in)
-	c.Trace["queryDates"] = wanted
-	c.Trace["boosts"] = recs
-	out := make([]FusedItem, len(recs))
-	for i, r := range recs {
-		it := byID[r["id"].(string)]
-		it.Score = r["score"].(float64)
-		it.Exact = new(big.Rat).SetFloat64(it.Score)
-		out[i] = it
-	}
-	return out
+	return map[string]any{"querySignal": wanted, "results": recs}, nil
 }
 
 func init() {
@@ -449,23 +357,9 @@ func init() {
 		Name:    "engram",
 		Version: EngramVersion,
 		Operations: map[string]handler{
-			"engram.classify":  opEngramClassify,
-			"engram.boost":     opEngramBoost,
-			"engram.threshold": opEngramThreshold,
-		},
-		Pipeline: &PipelineHooks{
-			ParseRequest: func(o map[string]any) (any, error) {
-				return parseEngramOptions(o, "request.profiles.engram", []string{"now", "halfLifeDays", "minScore"})
-			},
-			ParseBackends: func(raw any, present bool) (any, error) {
-				if present && raw != nil {
-					return nil, invalid("backends.profiles.engram: the engram profile takes no backend data")
-				}
-				return nil, nil
-			},
-			AdjustWeights: engramAdjustWeights,
-			AfterFusion:   engramAfterFusion,
-			AfterRerank:   engramAfterRerank,
+			"engram.classify": opEngramClassify,
+			"engram.boost":    opEngramBoost,
+			"engram.search":   opEngramSearch,
 		},
 	})
 }

@@ -23,11 +23,14 @@ func TestEngramFloorDivision(t *testing.T) {
 }
 
 // ENGRAM-3: the patterns are a slice in table order; a map would iterate at random.
-func TestEngramPrecedenceIsTableOrder(t *testing.T) {
+func TestEngramPrecedenceIsMostMatchesThenTableOrder(t *testing.T) {
 	for i := 0; i < 50; i++ {
 		intent, matched, _ := EngramClassify("how to fix the bug before the release")
-		if intent != "when" || len(matched) != 2 || matched[0] != "when" {
+		if intent != "how" || len(matched) != 2 || matched[0] != "when" {
 			t.Fatalf("got %s %v", intent, matched)
+		}
+		if tie, _, _ := EngramClassify("debug it before friday"); tie != "when" {
+			t.Fatalf("tie got %s", tie)
 		}
 	}
 }

@@ -158,21 +158,48 @@ func joinPhrase(ts []string) string {
 	return ""
 }
 
-func collectPhrase(ts []string) []string {
-	var out []string
-	for _, t := range ts {
-		if phraseBreaks(t) {
-			if len(out) > 0 {
-				break
-			}
-			continue
-		}
-		out = append(out, t)
-		if len(out) >= fv.phraseMax {
-			break
+// phraseCollectors gives FANOUT-6's collect over the tokens left of i walking left (back in
+// text order) and right of i, each call in at most phraseMax steps from precomputed kept
+// positions: copying and skipping made a query of many connectors quadratic (issue 39).
+func phraseCollectors(ts []string) (func(int) []string, func(int) []string) {
+	n := len(ts)
+	broken := make([]bool, n)
+	for i, t := range ts {
+		broken[i] = phraseBreaks(t)
+	}
+	right := make([]int, n+1) // right[i]: first kept index >= i (n: none)
+	right[n] = n
+	for i := n - 1; i >= 0; i-- {
+		if broken[i] {
+			right[i] = right[i+1]
+		} else {
+			right[i] = i
 		}
 	}
-	return out
+	left := make([]int, n+1) // left[i]: last kept index < i (-1: none)
+	left[0] = -1
+	for i := 0; i < n; i++ {
+		if broken[i] {
+			left[i+1] = left[i]
+		} else {
+			left[i+1] = i
+		}
+	}
+	before := func(i int) []string {
+		var out []string
+		for j := left[i]; j >= 0 && !broken[j] && len(out) < fv.phraseMax; j-- {
+			out = append(out, ts[j])
+		}
+		return reversed(out)
+	}
+	after := func(i int) []string {
+		var out []string
+		for j := right[i+1]; j < n && !broken[j] && len(out) < fv.phraseMax; j++ {
+			out = append(out, ts[j])
+		}
+		return out
+	}
+	return before, after
 }
 
 func reversed(ts []string) []string {
@@ -230,8 +257,10 @@ func segmentPhrases(ts []string) []string {
 		return nil
 	}
 	var out, seg []string
+	seen := map[string]bool{}
 	flush := func() {
-		if p := segmentPhrase(seg); p != "" && !contains(out, p) {
+		if p := segmentPhrase(seg); p != "" && !seen[p] {
+			seen[p] = true
 			out = append(out, p)
 		}
 		seg = nil
@@ -259,14 +288,15 @@ func phraseProbes(q string) []string {
 		}
 		return len(out) >= fv.maxDerived
 	}
+	before, after := phraseCollectors(ts)
 	for i, t := range ts {
 		if !fv.connectors[t] {
 			continue
 		}
-		if add(joinPhrase(reversed(collectPhrase(reversed(ts[:i]))))) {
+		if add(joinPhrase(before(i))) {
 			return out
 		}
-		if add(joinPhrase(collectPhrase(ts[i+1:]))) {
+		if add(joinPhrase(after(i))) {
 			return out
 		}
 	}

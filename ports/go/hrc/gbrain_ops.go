@@ -3,7 +3,7 @@ package hrc
 // Profile gbrain's operations (spec/profiles/gbrain.md GBRAIN-2, GBRAIN-10).
 
 // GbrainVersion is the profile version this port implements (PROFILE-2).
-const GbrainVersion = "2.0.0"
+const GbrainVersion = "3.0.0"
 
 func opGbrainExtractLinks(in map[string]any) (map[string]any, error) {
 	path, ok1 := in["path"].(string)
@@ -53,4 +53,17 @@ func opGbrainTraverse(in map[string]any) (map[string]any, error) {
 		results = append(results, map[string]any{"page": r.Page, "depth": r.Depth, "support": r.Support})
 	}
 	return map[string]any{"results": results}, nil
+}
+
+func init() {
+	profileDataLoaders = append(profileDataLoaders, loadGbrain, loadGbrainSources, loadGbrainIntent)
+	RegisterProfile(&Profile{
+		Name:    "gbrain",
+		Version: GbrainVersion,
+		Operations: map[string]handler{
+			"gbrain.extract_links": opGbrainExtractLinks,
+			"gbrain.search":        opGbrainSearch,
+			"gbrain.traverse":      opGbrainTraverse,
+		},
+	})
 }

@@ -58,13 +58,3 @@ func gbrainClassify(query string) string {
 	}
 	return gbrainIntentDefault
 }
-
-// gbrainAdjustWeights is GBRAIN-19 and GBRAIN-20: classify once, route the graph weight.
-func gbrainAdjustWeights(c *ProfileCall, query string, w Weights) Weights {
-	intent := gbrainClassify(query)
-	c.Trace["intent"] = intent
-	if intent == "entity" {
-		w.Graph = w.Graph * gbrainEntityFactor
-	}
-	return w
-}

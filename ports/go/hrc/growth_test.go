@@ -91,7 +91,7 @@ func TestQueryParsersAreLinearInQueryLength(t *testing.T) {
 		"intent hrc-1.0": func(s string) { intentTables["hrc-1.0"].Detect(s) },
 		"temporal":       func(s string) { ExpandTemporal(s, &date) },
 		"engram classes": func(s string) { EngramClassify(s) },
-		"engram dates":   func(s string) { engramQueryDates(s) },
+		"engram dates":   func(s string) { engramQuerySignal(s) },
 		"gbrain routing": func(s string) { gbrainClassify(s) },
 	}
 	for name, fn := range parsers {

@@ -5,10 +5,10 @@ package hrc
 import "testing"
 
 func TestUnknownOptionMessageIsTheSameOnEveryRun(t *testing.T) {
-	opts := map[string]any{"seeds": []any{}, "intent": "entity", "reached": 1.0}
+	opts := map[string]any{"seeds": []any{}, "intent": "entity", "reached": 1.0, "query": "q", "documents": []any{}, "legs": map[string]any{}}
 	first := ""
 	for i := 0; i < 50; i++ {
-		_, err := gbrainParseOptions(opts)
+		_, err := gbrainParseSearch(opts)
 		if err == nil {
 			t.Fatal("unknown options accepted")
 		}
@@ -18,7 +18,7 @@ func TestUnknownOptionMessageIsTheSameOnEveryRun(t *testing.T) {
 			t.Fatalf("message changed between runs: %q then %q", first, err.Error())
 		}
 	}
-	if want := "invalid_input: request.profiles.gbrain: unknown option intent"; first != want {
+	if want := "invalid_input: unknown member intent"; first != want {
 		t.Fatalf("got %q, want the smallest key named: %q", first, want)
 	}
 }

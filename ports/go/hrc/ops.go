@@ -172,8 +172,14 @@ func opFanoutTexts(in map[string]any) (map[string]any, error) {
 	if err != nil {
 		return nil, err
 	}
+	if err := checkQueryBound(q, "query", "FANOUT-25"); err != nil {
+		return nil, err
+	}
 	base, err := optString(in, "base", q)
 	if err != nil {
+		return nil, err
+	}
+	if err := checkQueryBound(base, "base", "FANOUT-25"); err != nil {
 		return nil, err
 	}
 	texts := PlanTexts(q, base)

@@ -104,6 +104,9 @@ func opIntentDetect(in map[string]any) (map[string]any, error) {
 	if err != nil {
 		return nil, err
 	}
+	if err := checkQueryBound(q, "query", "INTENT-14"); err != nil {
+		return nil, err
+	}
 	t, err := intentTable(in, "table")
 	if err != nil {
 		return nil, err

@@ -62,6 +62,15 @@ var requestFields = map[string]bool{"query": true, "mode": true, "topK": true, "
 // MaxQueryCodePoints is PIPE-14's bound on a request's query.
 const MaxQueryCodePoints = 4096
 
+// checkQueryBound is FANOUT-25 and INTENT-14: an operation's query is bounded as PIPE-14
+// bounds a search's, in code points of the string as given.
+func checkQueryBound(s, field, clause string) error {
+	if len(s) > MaxQueryCodePoints && utf8.RuneCountInString(s) > MaxQueryCodePoints {
+		return invalid("%s has more than %d code points (%s)", field, MaxQueryCodePoints, clause)
+	}
+	return nil
+}
+
 func ParseRequest(v any) (*Request, error) {
 	m, ok := v.(map[string]any)
 	if !ok {

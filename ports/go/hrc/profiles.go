@@ -48,7 +48,7 @@ type PipelineHooks struct {
 	FanoutBase    func(c *ProfileCall, query string) string
 	AdjustWeights func(c *ProfileCall, query string, w Weights) Weights
 	// CheckWeights rejects weights with an error (Go's way of raising from adjust_weights,
-	// e.g. scoped-fusion's SCOPE-2 range): the weights the profile receives, before its
+	// e.g. a weight range check): the weights the profile receives, before its
 	// AdjustWeights.
 	CheckWeights func(c *ProfileCall, w Weights) error
 	// RerankEnabled (PIPE-11) false switches the reranker off for the call (outcome disabled).

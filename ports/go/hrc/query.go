@@ -121,11 +121,7 @@ func Parse(query string, aliases *Aliases, stop map[string]bool) (string, bool, 
 	tokens := []Token{}
 	pending := ""
 	emit := func(t Token) {
-		if len(tokens) == 0 {
-			t.Operator = ""
-		} else {
-			t.Operator = pending
-		}
+		t.Operator = pending // DSL-5: a leading operator stays on the first token (DSL-17 ignores it)
 		pending = ""
 		tokens = append(tokens, t)
 	}

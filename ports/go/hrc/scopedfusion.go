@@ -1,23 +1,22 @@
 package hrc
 
-// Profile scoped-fusion (spec/profiles/scoped-fusion.md, SCOPE-*): the weight range, scoping of
-// every leg by metadata.scope, the excludeIds exclusion before fusion, the BM25 headroom.
+// Profile scoped-fusion (spec/profiles/scoped-fusion.md, SCOPE-*): nexusAI's getFusedEpisodes as
+// scoped-fusion.search, the filter operation and seed 002's dense list.
 
 import (
-	"math/big"
 	"sort"
 	"strconv"
 )
 
 // ScopedFusionVersion is the profile version this port implements (PROFILE-2).
-const ScopedFusionVersion = "2.0.0"
+const ScopedFusionVersion = "3.0.0"
 
 const (
 	scopeOutOfScope = "out_of_scope"
 	scopeExcluded   = "excluded"
 )
 
-// ScopedOptions is a validated request.profiles.scoped-fusion member (SCOPE-1).
+// ScopedOptions holds the validated scope, exclusion and headroom members (SCOPE-17).
 type ScopedOptions struct {
 	Scopes     map[string]bool // nil: no restriction (SCOPE-4)
 	ExcludeIDs map[string]bool
@@ -25,7 +24,7 @@ type ScopedOptions struct {
 	MaxWeight  float64
 }
 
-// scopeRemoval is one hit the filter removed (SCOPE-6).
+// scopeRemoval is one hit the filter removed (SCOPE-12).
 type scopeRemoval struct{ ID, Reason string }
 
 func idSet(v any, what string) (map[string]bool, error) {
@@ -44,7 +43,7 @@ func idSet(v any, what string) (map[string]bool, error) {
 	return out, nil
 }
 
-// ParseScopedOptions validates the member (SCOPE-1); defaults headroom 2, maxWeight 5.
+// ParseScopedOptions validates the members (SCOPE-17); defaults headroom 2, maxWeight 5.
 func ParseScopedOptions(v any, where string) (ScopedOptions, error) {
 	o := ScopedOptions{ExcludeIDs: map[string]bool{}, Headroom: 2, MaxWeight: 5}
 	m, err := asObject(v, where)
@@ -88,7 +87,7 @@ func ParseScopedOptions(v any, where string) (ScopedOptions, error) {
 	return o, nil
 }
 
-// scopeReason is SCOPE-3..6: "" when the hit is kept, else why it is removed (scope first).
+// scopeReason is SCOPE-3..5: "" when the hit is kept, else why it is removed (scope first).
 func scopeReason(c Candidate, o ScopedOptions) string {
 	if o.Scopes != nil {
 		s, ok := c.Metadata["scope"]
@@ -102,7 +101,7 @@ func scopeReason(c Candidate, o ScopedOptions) string {
 	return ""
 }
 
-// scopeFilter is SCOPE-6: the kept hits in order and the removed ones in order.
+// scopeFilter is SCOPE-12: the kept hits in order and the removed ones in order.
 func scopeFilter(hits []Candidate, o ScopedOptions) ([]Candidate, []scopeRemoval) {
 	kept := []Candidate{}
 	removed := []scopeRemoval{}
@@ -114,30 +113,6 @@ func scopeFilter(hits []Candidate, o ScopedOptions) ([]Candidate, []scopeRemoval
 		}
 	}
 	return kept, removed
-}
-
-// scopedBM25Limit is SCOPE-7: candidateK × headroom, at most 2^31 − 1.
-func scopedBM25Limit(candidateK int64, o ScopedOptions) int64 {
-	if o.Headroom > maxInt/candidateK {
-		return maxInt
-	}
-	return candidateK * o.Headroom
-}
-
-// scopedCheckWeights is SCOPE-2: every weight at most maxWeight.
-func scopedCheckWeights(weights map[string]float64, o ScopedOptions) error {
-	names := make([]string, 0, len(weights))
-	for k := range weights {
-		names = append(names, k)
-	}
-	sort.Strings(names)
-	for _, k := range names {
-		if weights[k] > o.MaxWeight {
-			return invalid("request.weights.%s: %s is above the scoped-fusion maxWeight %s", k,
-				strconv.FormatFloat(weights[k], 'g', -1, 64), strconv.FormatFloat(o.MaxWeight, 'g', -1, 64))
-		}
-	}
-	return nil
 }
 
 // opScopedFilter is SCOPE-12: the operation scoped-fusion.filter.
@@ -172,24 +147,186 @@ func opScopedFilter(in map[string]any) (map[string]any, error) {
 	return map[string]any{"kept": ids, "removed": rem}, nil
 }
 
-// scopedRow is SCOPE-11: the leg's trace row, created on the leg's first backend call.
-func scopedRow(c *ProfileCall, leg string) map[string]any {
-	legs, ok := c.Trace["legs"].(map[string]any)
-	if !ok {
-		legs = map[string]any{}
-		c.Trace["legs"] = legs
-	}
-	row, ok := legs[leg].(map[string]any)
-	if !ok {
-		row = map[string]any{"limit": int64(0), "searches": int64(0), "returned": int64(0),
-			"outOfScope": int64(0), "excluded": int64(0)}
-		legs[leg] = row
-	}
-	return row
+// SCOPE-17..27: nexusAI's getFusedEpisodes as scoped-fusion.search.
+const sfRRFK = 60 // SCOPE-24
+
+var sfFields = map[string]bool{
+	"query": true, "documents": true, "legs": true, "semanticLimit": true, "semanticWeight": true,
+	"keywordWeight": true, "scopes": true, "excludeIds": true, "headroom": true, "maxWeight": true,
 }
 
-func scopedAdd(row map[string]any, key string, n int) {
-	row[key] = row[key].(int64) + int64(n)
+// sfWeight is SCOPE-19: a finite number in 0..maxWeight; absent or null: the default.
+func sfWeight(in map[string]any, key string, def float64, o ScopedOptions) (float64, error) {
+	v, ok := present(in, key)
+	if !ok {
+		return def, nil
+	}
+	f, isNum := asFloat(v)
+	if !isNum || f < 0 {
+		return 0, invalid("%s must be a finite number >= 0", key)
+	}
+	if f > o.MaxWeight {
+		return 0, invalid("%s: %s is above the maxWeight %s", key,
+			strconv.FormatFloat(f, 'g', -1, 64), strconv.FormatFloat(o.MaxWeight, 'g', -1, 64))
+	}
+	return f, nil
+}
+
+// sfRunLeg is SCOPE-20 and SCOPE-21: scope inside the search, its limit, then the exclusion.
+func sfRunLeg(ranked []string, limit int64, docs map[string]Candidate, o ScopedOptions) ([]string, map[string]any) {
+	var scoped []string
+	for _, id := range ranked {
+		if o.Scopes != nil {
+			s, ok := docs[id].Metadata["scope"]
+			if !ok || !o.Scopes[s] {
+				continue
+			}
+		}
+		scoped = append(scoped, id)
+	}
+	returned := scoped
+	if int64(len(returned)) > limit {
+		returned = returned[:limit]
+	}
+	kept := []string{}
+	for _, id := range returned {
+		if !o.ExcludeIDs[id] {
+			kept = append(kept, id)
+		}
+	}
+	row := map[string]any{
+		"ran": true, "limit": limit, "outOfScope": len(ranked) - len(scoped), "returned": len(returned),
+		"excluded": len(returned) - len(kept), "kept": len(kept),
+	}
+	return kept, row
+}
+
+type sfFused struct {
+	id    string
+	score float64
+}
+
+// sfFuse is SCOPE-24 and SCOPE-25: fuseEpisodeResults before its cut (a Map, a stable sort).
+func sfFuse(semantic, keyword []string, sw, kw float64) []sfFused {
+	var out []sfFused
+	at := map[string]int{}
+	for i, id := range semantic {
+		at[id] = len(out)
+		out = append(out, sfFused{id, sw / float64(sfRRFK+i+1)})
+	}
+	for i, id := range keyword {
+		c := kw / float64(sfRRFK+i+1)
+		if j, ok := at[id]; ok {
+			out[j].score = out[j].score + c
+		} else if c > 0 {
+			at[id] = len(out)
+			out = append(out, sfFused{id, c})
+		}
+	}
+	sort.SliceStable(out, func(a, b int) bool { return out[a].score > out[b].score })
+	return out
+}
+
+func opScopedSearch(in map[string]any) (map[string]any, error) {
+	for _, k := range sortedKeys(in) {
+		if !sfFields[k] {
+			return nil, invalid("scoped-fusion.search: unknown member %s", k)
+		}
+	}
+	if _, err := reqString(in, "query"); err != nil {
+		return nil, err
+	}
+	dv, ok := present(in, "documents")
+	if !ok {
+		return nil, invalid("documents is required")
+	}
+	list, err := parseCandidates(dv, "documents", false)
+	if err != nil {
+		return nil, err
+	}
+	docs := map[string]Candidate{}
+	for _, d := range list {
+		if _, dup := docs[d.ID]; dup {
+			return nil, invalid("documents: duplicate id %q", d.ID)
+		}
+		docs[d.ID] = d
+	}
+	o, err := ParseScopedOptions(map[string]any{
+		"scopes": in["scopes"], "excludeIds": in["excludeIds"], "headroom": in["headroom"], "maxWeight": in["maxWeight"],
+	}, "input")
+	if err != nil {
+		return nil, err
+	}
+	sw, err := sfWeight(in, "semanticWeight", 1, o)
+	if err != nil {
+		return nil, err
+	}
+	kw, err := sfWeight(in, "keywordWeight", 0, o)
+	if err != nil {
+		return nil, err
+	}
+	lv, ok := present(in, "semanticLimit")
+	if !ok {
+		return nil, invalid("semanticLimit is required")
+	}
+	limit, err := asInt(lv, "semanticLimit", 1)
+	if err != nil {
+		return nil, err
+	}
+	legsRaw, ok := present(in, "legs")
+	legs, isObj := legsRaw.(map[string]any)
+	if !ok || !isObj {
+		return nil, invalid("legs must be an object {semantic: [...], keyword?: [...]}")
+	}
+	for _, k := range sortedKeys(legs) {
+		if k != "semantic" && k != "keyword" {
+			return nil, invalid("legs: unknown leg %s", k)
+		}
+	}
+	sv, ok := present(legs, "semantic")
+	if !ok {
+		return nil, invalid("legs.semantic is required")
+	}
+	semanticRanked, err := rankedIDs(sv, "legs.semantic", docs)
+	if err != nil {
+		return nil, err
+	}
+	kv, keywordGiven := present(legs, "keyword")
+	var keywordRanked []string
+	if keywordGiven {
+		if keywordRanked, err = rankedIDs(kv, "legs.keyword", docs); err != nil {
+			return nil, err
+		}
+	}
+	keywordRuns := kw != 0 // SCOPE-23
+	if keywordRuns && !keywordGiven {
+		return nil, invalid("legs.keyword is required when keywordWeight is above 0")
+	}
+	semantic, semanticRow := sfRunLeg(semanticRanked, limit, docs, o)
+	keyword := []string{}
+	keywordRow := map[string]any{"ran": false}
+	if keywordRuns {
+		kl := int64(maxInt) // SCOPE-22: semanticLimit × headroom, at most 2^31 − 1
+		if o.Headroom <= maxInt/limit {
+			kl = limit * o.Headroom
+		}
+		keyword, keywordRow = sfRunLeg(keywordRanked, kl, docs, o)
+	}
+	fused := sfFuse(semantic, keyword, sw, kw)
+	results := []any{}
+	for i, f := range fused {
+		if int64(i) >= limit { // SCOPE-26
+			break
+		}
+		results = append(results, map[string]any{"id": f.id, "path": docs[f.id].Path, "score": f.score})
+	}
+	return map[string]any{
+		"results": results,
+		"trace": map[string]any{
+			"semantic": semanticRow, "keyword": keywordRow,
+			"fusion": map[string]any{"k": sfRRFK, "semanticWeight": sw, "keywordWeight": kw, "fused": len(fused)},
+		},
+	}, nil
 }
 
 func init() {
@@ -197,75 +334,9 @@ func init() {
 		Name:    "scoped-fusion",
 		Version: ScopedFusionVersion,
 		Operations: map[string]handler{
+			"scoped-fusion.search":     opScopedSearch,
 			"scoped-fusion.filter":     opScopedFilter,
 			"scoped-fusion.dense_hits": opDenseHits,
 		},
-		Pipeline: &PipelineHooks{
-			ParseRequest: func(options map[string]any) (any, error) {
-				return ParseScopedOptions(options, "request.profiles.scoped-fusion")
-			},
-			// SCOPE-2: every weight at most maxWeight; the trace's legs start here (SCOPE-11).
-			CheckWeights: func(c *ProfileCall, w Weights) error {
-				if _, ok := c.Trace["legs"]; !ok {
-					c.Trace["legs"] = map[string]any{}
-				}
-				c.State["vectorWeight"] = w.Vector
-				return scopedCheckWeights(map[string]float64{"bm25": w.BM25, "vector": w.Vector, "graph": w.Graph},
-					c.Options.(ScopedOptions))
-			},
-			// SCOPE-7: BM25 asks candidateK × headroom, the other legs candidateK.
-			LegLimit: func(c *ProfileCall, leg string, n int64) int64 {
-				limit := n
-				if leg == "bm25" {
-					limit = scopedBM25Limit(n, c.Options.(ScopedOptions))
-				}
-				scopedRow(c, leg)["limit"] = limit
-				if leg == "vector" {
-					c.State["vectorK"] = n
-				}
-				return limit
-			},
-			// SCOPE-16: the seed short-circuits only the keyword call; its semantic search always runs.
-			RunsAtZeroWeight: func(c *ProfileCall, leg string) bool { return leg == "vector" },
-			// SCOPE-6, SCOPE-8, SCOPE-11: one backend answer's filter, counted in the leg's row.
-			FilterLeg: func(c *ProfileCall, leg string, hits []Candidate) []Candidate {
-				kept, removed := scopeFilter(hits, c.Options.(ScopedOptions))
-				row := scopedRow(c, leg)
-				scopedAdd(row, "searches", 1)
-				scopedAdd(row, "returned", len(hits))
-				for _, r := range removed {
-					if r.Reason == scopeOutOfScope {
-						scopedAdd(row, "outOfScope", 1)
-					} else {
-						scopedAdd(row, "excluded", 1)
-					}
-				}
-				if leg == "vector" { // SCOPE-16: the kept semantic list, for a weight of 0
-					c.State["vector"] = firstN(kept, c.State["vectorK"].(int64))
-				}
-				return kept
-			},
-			AfterFusion: scopedSemanticAtZero,
-		},
 	})
-}
-
-// scopedSemanticAtZero is SCOPE-16: with a vector weight of 0, the semantic-only hits follow
-// the fused list at score 0, in the semantic order.
-func scopedSemanticAtZero(c *ProfileCall, query string, items []FusedItem) []FusedItem {
-	hits, ok := c.State["vector"].([]Candidate)
-	if w, _ := c.State["vectorWeight"].(float64); w != 0 || !ok {
-		return items
-	}
-	seen := map[string]bool{}
-	for _, it := range items {
-		seen[it.Candidate.ID] = true
-	}
-	for _, h := range hits {
-		if !seen[h.ID] {
-			seen[h.ID] = true
-			items = append(items, FusedItem{Candidate: h, Score: 0, Exact: new(big.Rat), Mult: 1})
-		}
-	}
-	return items
 }

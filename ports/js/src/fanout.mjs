@@ -94,17 +94,28 @@ function join(tokens) {
   return tokens.length >= vocabulary().phraseMin ? tokens.join(' ') : '';
 }
 
-function collect(tokens) {
-  const out = [];
-  for (const token of tokens) {
-    if (breaks(token)) {
-      if (out.length > 0) break;
-      continue;
-    }
-    out.push(token);
-    if (out.length >= vocabulary().phraseMax) break;
-  }
-  return out;
+// collect() over the tokens left of i walking left (back in text order) and right of i, each
+// call in at most phraseMax steps from precomputed kept positions: slicing and skipping made
+// a query of many connectors quadratic (issue 39).
+function collectors(tokens) {
+  const most = vocabulary().phraseMax;
+  const n = tokens.length;
+  const broken = tokens.map(breaks);
+  const right = new Array(n + 1).fill(n); // right[i]: first kept index >= i
+  for (let i = n - 1; i >= 0; i -= 1) right[i] = broken[i] ? right[i + 1] : i;
+  const left = new Array(n + 1).fill(-1); // left[i]: last kept index < i
+  for (let i = 0; i < n; i += 1) left[i + 1] = broken[i] ? left[i] : i;
+  const before = (i) => {
+    const out = [];
+    for (let j = left[i]; j >= 0 && !broken[j] && out.length < most; j -= 1) out.push(tokens[j]);
+    return out.reverse();
+  };
+  const after = (i) => {
+    const out = [];
+    for (let j = right[i + 1]; j < n && !broken[j] && out.length < most; j += 1) out.push(tokens[j]);
+    return out;
+  };
+  return { before, after };
 }
 
 function trimLeading(tokens) {
@@ -141,11 +152,15 @@ function segmentPhrase(segment) {
 function segmentPhrases(tokens) {
   if (tokens.length < vocabulary().phraseMin) return [];
   const out = [];
+  const seen = new Set();
   let segment = [];
   for (const token of [...tokens, null]) {
     if (token === null || breaks(token)) {
       const phrase = segmentPhrase(segment);
-      if (phrase !== '' && !out.includes(phrase)) out.push(phrase);
+      if (phrase !== '' && !seen.has(phrase)) {
+        seen.add(phrase);
+        out.push(phrase);
+      }
       segment = [];
     } else {
       segment.push(token);
@@ -163,10 +178,11 @@ export function phraseProbes(query) {
     if (phrase !== '' && !out.includes(phrase)) out.push(phrase);
     return out.length >= v.maxDerived;
   };
+  const { before, after } = collectors(tokens);
   for (let i = 0; i < tokens.length; i += 1) {
     if (!v.connectors.has(tokens[i])) continue;
-    if (add(join(collect(tokens.slice(0, i).reverse()).reverse()))) return out;
-    if (add(join(collect(tokens.slice(i + 1))))) return out;
+    if (add(join(before(i)))) return out;
+    if (add(join(after(i)))) return out;
   }
   for (const phrase of segmentPhrases(tokens)) if (add(phrase)) return out;
   return out;

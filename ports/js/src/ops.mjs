@@ -23,7 +23,7 @@ import { unanimity } from './unanimity.mjs';
 import { applyRerank } from './rerank.mjs';
 import { scriptedReranker } from './backends/scripted.mjs';
 import { scriptedBackends } from './backends/scripted.mjs';
-import { search } from './pipeline.mjs';
+import { search, boundedQuery } from './pipeline.mjs';
 import { PROFILES } from './profiles.mjs';
 import { BACKEND_OPS, sqliteOps } from './backendops.mjs';
 import { parseRun, parseQrels, parseK, evaluate } from './metrics.mjs';
@@ -94,8 +94,8 @@ export const OPS = {
   },
   // FANOUT-13: the first-pass query texts
   fanout_texts(input) {
-    const query = requireString(input.query, 'query');
-    const base = input.base == null ? query : requireString(input.base, 'base');
+    const query = boundedQuery(requireString(input.query, 'query'), 'query', 'FANOUT-25');
+    const base = input.base == null ? query : boundedQuery(requireString(input.base, 'base'), 'base', 'FANOUT-25');
     return { texts: planTexts(query, base) };
   },
   rrf(input) {
@@ -134,7 +134,7 @@ export const OPS = {
   },
   intent_detect(input) {
     const table = intentTableInput(input);
-    const d = detect(requireString(input.query, 'query'), table);
+    const d = detect(boundedQuery(requireString(input.query, 'query'), 'query', 'INTENT-14'), table);
     return { preference: d.preference, concreteFact: d.concreteFact, label: d.label };
   },
   intent_reweight(input) {

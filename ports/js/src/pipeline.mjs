@@ -12,7 +12,7 @@ import { unanimity } from './unanimity.mjs';
 import { applyRerank } from './rerank.mjs';
 import { parseProfilesMember, ProfileRun } from './profiles.mjs';
 
-export const SPEC_VERSION = '3.1.0';
+export const SPEC_VERSION = '4.0.0';
 const MODES = new Set(['bm25', 'semantic', 'hybrid', 'auto']);
 
 // PIPE-1, OP-4, OP-5: a whole number in [1, 2^31-1]; null is absent.
@@ -46,10 +46,18 @@ const KNOWN_FIELDS = new Set([
 // PIPE-14: the longest query, in code points (TEXT-8) of the string as given.
 export const MAX_QUERY_CODE_POINTS = 4096;
 
-function codePointsAbove(s, limit) {
+export function codePointsAbove(s, limit) {
   let n = 0;
   for (const _ of s) if (++n > limit) return true;
   return false;
+}
+
+// FANOUT-25, INTENT-14: an operation's query is bounded as PIPE-14 bounds a search's.
+export function boundedQuery(value, field, clause) {
+  if (value.length > MAX_QUERY_CODE_POINTS && codePointsAbove(value, MAX_QUERY_CODE_POINTS)) {
+    throw invalid(`${field} has more than ${MAX_QUERY_CODE_POINTS} code points (${clause})`);
+  }
+  return value;
 }
 
 export function validateRequest(request) {

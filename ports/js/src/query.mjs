@@ -59,7 +59,8 @@ export function parse(query, aliasTable = new Map(), stopwordList = DEFAULT_STOP
   const tokens = [];
   let pending = null;
   const emit = (kind, text) => {
-    const operator = tokens.length === 0 ? null : pending;
+    // DSL-5: the first token keeps a leading operator too; the compiler ignores it (DSL-17)
+    const operator = pending;
     pending = null;
     tokens.push({ kind, text, operator });
   };

@@ -1,7 +1,7 @@
 // The engram profile's language traps in JavaScript (spec/profiles/engram.md).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { classify, parseDate, queryDates, ENGRAM_PROFILE } from '../src/engram.mjs';
+import { classify, parseDate, querySignal, ENGRAM_PROFILE } from '../src/engram.mjs';
 
 test('ENGRAM-7: year 0001 is not 1901 (Date.UTC maps years 0..99 to 1900..1999)', () => {
   assert.equal(Date.UTC(1, 0, 1), Date.UTC(1901, 0, 1)); // the trap exists...
@@ -15,8 +15,9 @@ test('ENGRAM-2: no u flag, so long s is not s and é is no word character', () =
   assert.equal(classify('whyé').intent, 'why');
 });
 
-test('ENGRAM-3: table order, not the order of matches in the query', () => {
-  assert.equal(classify('how to fix the bug before the release').intent, 'when');
+test('ENGRAM-3: the most matches win, ties to table order, not the order in the query', () => {
+  assert.equal(classify('how to fix the bug before the release').intent, 'how');
+  assert.equal(classify('debug it before friday').intent, 'when');
   assert.deepEqual(classify('why did the team fix it').matched, ['why', 'who', 'how']);
 });
 
@@ -30,7 +31,10 @@ test('ENGRAM-6: counts above 2^53 - 1 are absent; Number() alone would round the
   assert.notEqual(run('9007199254740991'), 1);
 });
 
-test('ENGRAM-8: query dates need the ASCII boundary', () => {
-  assert.deepEqual(queryDates('at 2026-02-14T10:00'), []);
-  assert.deepEqual(queryDates('on 2026-02-14 or 2026-02-30'), ['2026-02-14']);
+test('ENGRAM-8: one temporal signal, the first pattern in engram order that matches', () => {
+  assert.equal(querySignal('at 2026-02-14T10:00'), '2026-02');
+  assert.equal(querySignal('on 2026-02-30 or 2026-02-14'), '2026-02-30');
+  assert.equal(querySignal('March 5 and 2026-01-03'), '2026-01-03');
+  assert.equal(querySignal('march 5'), '2026-03-05');
+  assert.equal(querySignal('yesterday'), null);
 });

@@ -5,7 +5,7 @@ import { assertLinear } from './growth.mjs';
 import { extractLinks, blankLine } from '../src/gbrain/links.mjs';
 import { detect } from '../src/intent.mjs';
 import { expandTemporal } from '../src/temporal.mjs';
-import { classify as engramClassify, queryDates } from '../src/engram.mjs';
+import { classify as engramClassify, querySignal } from '../src/engram.mjs';
 import { classify as gbrainClassify } from '../src/gbrain/routing.mjs';
 import { FtsIndex } from '../src/backends/corpus.mjs';
 
@@ -36,7 +36,7 @@ const parsers = {
   'intent hrc-1.0': (s) => detect(s, 'hrc-1.0'),
   temporal: (s) => expandTemporal(s, '2026-03-01'),
   'engram classes': engramClassify,
-  'engram dates': queryDates,
+  'engram dates': querySignal,
   'gbrain routing': gbrainClassify,
 };
 for (const [name, fn] of Object.entries(parsers)) {

@@ -1,4 +1,4 @@
-"""Collections the pipeline integration scores against (OKAPI-14): in memory or SQLite."""
+"""Collections Okapi BM25 scores against, in memory or SQLite (the benchmark's, OKAPI-1..9)."""
 
 from __future__ import annotations
 
@@ -30,7 +30,7 @@ class Statistics:
 
 
 class Collection(Protocol):
-    """What OKAPI-14 needs of a collection: its statistics and the scores of some ids."""
+    """What scoring needs of a collection: its statistics and the scores of some ids."""
 
     def document_count(self) -> int: ...
 

@@ -1,7 +1,8 @@
-"""The bm25-okapi collection statistics in SQLite, next to the FTS5 index (OKAPI-15).
+"""Okapi statistics in SQLite next to an FTS5 index, for benchmarks/bm25_okapi.py (no clause:
+since profile 2.0.0 no operation reads an index; `hrc index` no longer writes these tables).
 
-`sync(index)` brings three tables up to date with the FTS5 `chunks` table, inside the
-indexer's transaction (BACKEND-9): a document whose (hash, first rowid, chunk count) in the
+`sync(index)` brings three tables up to date with the FTS5 `chunks` table, in one
+transaction: a document whose (hash, first rowid, chunk count) in the
 indexer's `documents` table changed is re-tokenised (OKAPI-2), a vanished one is dropped.
 `OkapiIndex` answers the statistics and scores with the same operations as the
 `bm25-okapi.score` operation, so both give the same bits over the same chunks.
@@ -52,7 +53,7 @@ def _db(index: SqliteIndex) -> sqlite3.Connection:
 
 
 def sync(index: SqliteIndex) -> None:
-    """OKAPI-15: make the okapi tables describe exactly the chunks of the FTS5 table."""
+    """Make the okapi tables describe exactly the chunks of the FTS5 table."""
     with index.transaction():
         db = _db(index)
         for statement in SCHEMA:
@@ -110,7 +111,7 @@ def _add(db: sqlite3.Connection, rows: Iterable[Sequence[object]]) -> None:
 
 
 class OkapiIndex:
-    """Okapi BM25 over the okapi tables of an SQLite index (OKAPI-15)."""
+    """Okapi BM25 over the okapi tables of an SQLite index (OKAPI-1..9)."""
 
     def __init__(self, index: SqliteIndex) -> None:
         self._index = index
@@ -164,7 +165,7 @@ class OkapiIndex:
         )
 
     def score_ids(self, query: str, ids: Sequence[str], params: Params) -> dict[str, float]:
-        """OKAPI-14: the score of each chunk id in `ids` (0.0 for an unknown id or no term)."""
+        """The score of each chunk id in `ids` (0.0 for an unknown id or no term)."""
         stats = self.statistics(query)
         avgdl = stats.average_length
         wanted: dict[int, tuple[str, int]] = {}

@@ -11,6 +11,8 @@ from dataclasses import dataclass
 from reference.profiles.engram import dates
 
 DATE_KEY = "engram.date"
+#: ENGRAM-6: the memory's fact date, the text the query's signal is found in (engram's fact_date).
+FACT_KEY = "engram.factDate"
 KIND_KEY = "engram.kind"
 ACCESS_KEY = "engram.accessCount"
 EPISODIC = "episodic"
@@ -58,12 +60,14 @@ def access(count: int) -> float:
     return ACCESS_BASE + ACCESS_SCALE * log(1.0 + float(count))
 
 
-def factors(metadata: Mapping[str, str], wanted: Sequence[str], now_seconds: int,
+def factors(metadata: Mapping[str, str], signal: str | None, now_seconds: int,
             half_life_days: float) -> Factors:
-    """ENGRAM-6..10 for one item."""
+    """ENGRAM-6..10 for one item: the signal found in the fact date (engram's substring test),
+    the age from the memory's date."""
     raw_date = metadata.get(DATE_KEY)
     parsed = dates.parse(raw_date) if raw_date is not None else None
-    matched = parsed is not None and parsed[0] in wanted
+    fact = metadata.get(FACT_KEY)
+    matched = signal is not None and fact is not None and signal in fact
     age = dates.age_days(now_seconds, parsed[1]) if parsed is not None else None
     rec = 1.0
     if age is not None and metadata.get(KIND_KEY) == EPISODIC:

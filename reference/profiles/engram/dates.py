@@ -1,17 +1,13 @@
-"""Dates of the engram profile (ENGRAM-6, ENGRAM-7): two UTC forms, seconds from civil
-fields with integer arithmetic only, so that no date library or time zone takes part."""
+"""Dates of the engram profile (ENGRAM-6..8): the query's temporal signal; two UTC forms,
+seconds from civil fields with integer arithmetic only, so that no date library or time zone
+takes part."""
 
 from __future__ import annotations
 
 import re
 
-from reference.profiles.temporal.expand import expand
-from reference.text import fold
-
 _FORM = re.compile(r"([0-9]{4})-([0-9]{2})-([0-9]{2})(?:T([0-9]{2}):([0-9]{2}):([0-9]{2})Z)?",
                    re.ASCII)
-#: ENGRAM-8: a date written in the query.
-QUERY_DATE = re.compile(r"\b[0-9]{4}-[0-9]{2}-[0-9]{2}\b", re.ASCII)
 SECONDS_PER_DAY = 86400
 
 
@@ -51,24 +47,42 @@ def parse(text: str) -> tuple[str, int] | None:
     return text[:10], seconds
 
 
-def query_dates(folded_query: str) -> list[str]:
-    """ENGRAM-8: the valid dates written in the folded query, first occurrence order, once."""
-    out: list[str] = []
-    for m in QUERY_DATE.finditer(folded_query):
-        if parse(m.group(0)) is not None and m.group(0) not in out:
-            out.append(m.group(0))
-    return out
+_MONTHS = ("january", "february", "march", "april", "may", "june", "july", "august",
+           "september", "october", "november", "december")
+_MONTH = "(" + "|".join(_MONTHS) + ")"
+#: ENGRAM-8: engram's temporal signal patterns in engram's order (raya-ac/engram
+#: engram/retrieval.py:422-442 at a7527a12fcdffcebbd3d802e0bbf6d631c9c9dfd, MIT), `\d` read as
+#: ASCII [0-9], `\b` ASCII, and `\s+` as the one space a normalised query has (E1).
+SIGNAL_PATTERNS = (
+    re.compile(r"\b([0-9]{4}-[0-9]{2}-[0-9]{2})\b", re.ASCII),
+    re.compile(r"\b([0-9]{4}-[0-9]{2})\b", re.ASCII),
+    re.compile(r"\b" + _MONTH + r" ([0-9]{4})\b", re.ASCII),
+    re.compile(r"\b" + _MONTH + r" ([0-9]{1,2})\b", re.ASCII),
+)
+#: ENGRAM-8: the year engram's code writes for `month D` (retrieval.py:432), verbatim.
+MONTH_DAY_YEAR = "2026"
 
 
-def query_days(query: str, now: str) -> list[str]:
-    """ENGRAM-8: the ISO days written in the query, then the days the temporal profile resolves
-    in it with `now` as its questionDate (TEMPORAL-5..20), as `YYYY-MM-DD`, each once."""
-    out = query_dates(fold(query))
-    for hint in expand(query, now).date_hints:
-        day = hint.replace("/", "-")
-        if day not in out:
-            out.append(day)
-    return out
+def _ascii_lower(text: str) -> str:
+    return "".join(chr(ord(c) + 32) if "A" <= c <= "Z" else c for c in text)
+
+
+def query_signal(normalized_query: str) -> str | None:
+    """ENGRAM-8: the first pattern that matches the ASCII-lowered normalised query gives the
+    one temporal signal: the ISO day or month as written, `YYYY-MM` for `month YYYY`,
+    `2026-MM-DD` for `month D`; None when no pattern matches."""
+    text = _ascii_lower(normalized_query)
+    for index, rx in enumerate(SIGNAL_PATTERNS):
+        m = rx.search(text)
+        if m is None:
+            continue
+        if index < 2:
+            return m.group(1)
+        month = f"{_MONTHS.index(m.group(1)) + 1:02d}"
+        if index == 2:
+            return f"{m.group(2)}-{month}"
+        return f"{MONTH_DAY_YEAR}-{month}-{int(m.group(2)):02d}"
+    return None
 
 
 def age_days(now_seconds: int, then_seconds: int) -> float:

@@ -25,10 +25,11 @@ def op_classify(inp: JSON) -> JSON:
 
 
 def boost_items(query: str, opts: options.Options,
-                items: list[tuple[str, dict[str, str], float]]) -> tuple[list[str], list[JSON]]:
-    """ENGRAM-8..11 over (id, metadata, score) items: the query's dates and one record per
-    item `{id, score, dateMatch, ageDays, recency, access}` in the new order."""
-    wanted = dates.query_days(query, opts.now)
+                items: list[tuple[str, dict[str, str], float]]) -> tuple[str | None, list[JSON]]:
+    """ENGRAM-8..11 over (id, metadata, score) items: the query's temporal signal (of the
+    whitespace-normalised query) and one record per item
+    `{id, score, dateMatch, ageDays, recency, access}` in the new order."""
+    wanted = dates.query_signal(" ".join(query.split()))
     records: list[JSON] = []
     for item_id, metadata, score in items:
         f = boost.factors(metadata, wanted, opts.now_seconds, opts.half_life_days)
@@ -55,41 +56,4 @@ def op_boost(inp: JSON) -> JSON:
         score = options.number(obj.get("score"), f"results: score of {cand.id!r}")
         items.append((cand.id, dict(cand.metadata), score))
     wanted, records = boost_items(query, opts, items)
-    return {"queryDates": wanted, "results": records}
-
-
-def threshold(
-    items: list[tuple[str, float | None]], min_score: float
-) -> tuple[list[str], list[str]]:
-    """ENGRAM-14: drop items the cross-encoder scored below `min_score`; unscored items stay."""
-    kept = [i for i, s in items if s is None or s >= min_score]
-    removed = [i for i, s in items if s is not None and s < min_score]
-    return kept, removed
-
-
-def op_threshold(inp: JSON) -> JSON:
-    """ENGRAM-14: `{results: [{id, rerankScore}], minScore}` -> `{results, removed}`."""
-    min_raw = inp.get("minScore")
-    if min_raw is None:
-        raise InvalidInput("minScore is required")
-    min_score = options.number(min_raw, "minScore")
-    raw = inp.get("results")
-    if not isinstance(raw, list):
-        raise InvalidInput("results must be a list")
-    items: list[tuple[str, float | None]] = []
-    seen: set[str] = set()
-    for obj in raw:
-        if not isinstance(obj, dict):
-            raise InvalidInput("each result must be an object")
-        item_id = obj.get("id")
-        if not isinstance(item_id, str) or not item_id:
-            raise InvalidInput("result id must be a non-empty string")
-        if item_id in seen:
-            raise InvalidInput(f"results: repeated id {item_id!r}")
-        seen.add(item_id)
-        score = obj.get("rerankScore")
-        what = f"rerankScore of {item_id!r}"
-        items.append((item_id, None if score is None else options.number(score, what)))
-    kept, removed = threshold(items, min_score)
-    by_id = {i: s for i, s in items}
-    return {"results": [{"id": i, "rerankScore": by_id[i]} for i in kept], "removed": removed}
+    return {"querySignal": wanted, "results": records}

@@ -1,5 +1,5 @@
-"""The engram options (ENGRAM-7, ENGRAM-13, ENGRAM-15): `now` (required) and
-`halfLifeDays`; validated before anything runs (PIPE-9)."""
+"""The engram options (ENGRAM-7, ENGRAM-13, ENGRAM-16): `now` (required) and
+`halfLifeDays`; validated before anything runs."""
 
 from __future__ import annotations
 
@@ -17,8 +17,6 @@ class Options:
     now: str
     now_seconds: int
     half_life_days: float
-    #: ENGRAM-14: the pipeline's minimum cross-encoder score; None means no threshold.
-    min_score: float | None = None
 
 
 def number(value: Any, what: str) -> float:
@@ -47,6 +45,4 @@ def parse(obj: Mapping[str, Any], where: str, allowed: tuple[str, ...]) -> Optio
                  else number(half, f"{where}.halfLifeDays"))
     if half_life <= 0:
         raise InvalidInput(f"{where}.halfLifeDays must be > 0")
-    raw_min = obj.get("minScore")
-    min_score = None if raw_min is None else number(raw_min, f"{where}.minScore")
-    return Options(now, parsed[1], half_life, min_score)
+    return Options(now, parsed[1], half_life)

@@ -89,10 +89,18 @@ class Classification:
     weights: dict[str, float]
 
 
+def counts(text: str) -> list[tuple[str, int]]:
+    """ENGRAM-3: each pattern's number of non-overlapping matches in `text`, in table order."""
+    return [(name, sum(1 for _ in rx.finditer(text))) for name, rx in table().patterns]
+
+
 def classify(query: str) -> Classification:
-    """ENGRAM-2, ENGRAM-3: patterns searched in fold(query); the first in table order wins."""
+    """ENGRAM-2, ENGRAM-3: patterns searched in fold(query); the class with the most matches
+    wins, ties to table order (engram's `max(scores, key=scores.get)`)."""
     t = table()
     text = fold(query)
-    matched = tuple(name for name, rx in t.patterns if rx.search(text))
-    intent = matched[0] if matched else t.default
+    per = counts(text)
+    matched = tuple(name for name, n in per if n > 0)
+    best = max((n for _, n in per), default=0)
+    intent = next(name for name, n in per if n == best) if best > 0 else t.default
     return Classification(intent, matched, dict(t.weights[intent]))

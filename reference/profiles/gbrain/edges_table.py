@@ -63,8 +63,8 @@ class EdgesTable:
         return LinkSummary(len(rows), missing)
 
     def graph_data(self) -> dict[str, Any]:
-        """`backends.profiles.gbrain` for a search over this index (GBRAIN-13): one page per
-        document (its first chunk, so the graph list fuses with the chunk legs) and the edges."""
+        """This index's pages and edges, as `gbrain.search` takes them (GBRAIN-28): one page per
+        document (its first chunk) and the stored edges."""
         pages = [
             {"id": cid, "path": path, "title": title, "summary": summary, "content": content}
             for cid, path, title, summary, content in self._db.execute(

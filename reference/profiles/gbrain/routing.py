@@ -52,9 +52,3 @@ def classify(query: str) -> str:
             return intent
     return table.default
 
-
-def route_weights(intent: str, weights: dict[str, float]) -> dict[str, float]:
-    """GBRAIN-20: an entity query multiplies the graph weight by entityGraphFactor."""
-    if intent != "entity":
-        return weights
-    return {**weights, "graph": weights["graph"] * intent_table().entity_graph_factor}

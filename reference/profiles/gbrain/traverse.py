@@ -40,7 +40,7 @@ class Reached:
 
 
 def walk_options(obj: Mapping[str, Any], where: str) -> WalkOptions:
-    """GBRAIN-10 / GBRAIN-13: validate depth, fanout, types, direction (OP-5 null = absent)."""
+    """GBRAIN-10, GBRAIN-34: validate depth, fanout, types, direction (OP-5 null = absent)."""
     depth = whole_number(optional(obj, "depth", DEFAULT_DEPTH), f"{where}depth", 0, MAX_DEPTH)
     fanout = whole_number(
         optional(obj, "fanout", DEFAULT_FANOUT), f"{where}fanout", 1, MAX_FANOUT

@@ -1,4 +1,4 @@
-"""The operation `scoped-fusion.filter` (SCOPE-6, SCOPE-7; spec/profiles/scoped-fusion.md)."""
+"""The operation `scoped-fusion.filter` (SCOPE-12; spec/profiles/scoped-fusion.md)."""
 
 from __future__ import annotations
 
@@ -15,7 +15,7 @@ def filter_op(inp: JSON) -> JSON:
     """`{hits, scopes?, excludeIds?, limit?}` -> `{kept: [id], removed: [{id, reason}]}`.
 
     One leg's filter: scope first, then the exclusion list, then the first `limit` kept hits
-    (SCOPE-7, PIPE-4). Without `limit` nothing is cut.
+    (SCOPE-12). Without `limit` nothing is cut.
     """
     hits = candidates_from_json(inp.get("hits"), "hits")
     options = parse_options(

@@ -1,6 +1,6 @@
-"""The `profiles.scoped-fusion` request member: validation and defaults (SCOPE-1..4).
-
-Every field is optional; `null` is absent (OP-5); an unknown field is `invalid_input` (SCOPE-1).
+"""The scope, exclusion and headroom members of the profile's operations: validation and
+defaults (SCOPE-17). Every field is optional; `null` is absent (OP-5); an unknown field is
+`invalid_input`.
 """
 
 from __future__ import annotations
@@ -12,9 +12,9 @@ from typing import Any
 
 from reference.types import InvalidInput, optional, whole_number
 
-#: SCOPE-1: the seed's settings range of a weight is 0..5.
+#: SCOPE-19: the seed's settings range of a weight is 0..5.
 DEFAULT_MAX_WEIGHT = 5.0
-#: SCOPE-5: the seed's keyword leg asks `semanticLimit × 2`.
+#: SCOPE-22: the seed's keyword search asks `semanticLimit × 2`.
 DEFAULT_HEADROOM = 2
 
 _FIELDS = ("scopes", "excludeIds", "headroom", "maxWeight")
@@ -31,7 +31,7 @@ class Options:
 
 
 def id_list(value: object, where: str) -> list[str]:
-    """SCOPE-2, SCOPE-3: a list of non-empty strings (duplicates allowed, they mean one)."""
+    """SCOPE-17: a list of non-empty strings (duplicates allowed, they mean one)."""
     if not isinstance(value, list):
         raise InvalidInput(f"{where} must be a list of non-empty strings")
     for i, item in enumerate(value):
@@ -41,7 +41,7 @@ def id_list(value: object, where: str) -> list[str]:
 
 
 def max_weight(value: object, where: str) -> float:
-    """SCOPE-1: a finite number >= 1, so that the core's default weight 1 always fits."""
+    """SCOPE-17: a finite number >= 1, so that the default semantic weight 1 always fits."""
     if isinstance(value, bool) or not isinstance(value, int | float):
         raise InvalidInput(f"{where} must be a number, got {value!r}")
     out = float(value)
@@ -50,8 +50,8 @@ def max_weight(value: object, where: str) -> float:
     return out
 
 
-def parse_options(obj: object, where: str = "request.profiles.scoped-fusion") -> Options:
-    """SCOPE-1..5: validate the member; raises InvalidInput naming the field."""
+def parse_options(obj: object, where: str = "input") -> Options:
+    """SCOPE-17: validate the members; raises InvalidInput naming the field."""
     if not isinstance(obj, Mapping):
         raise InvalidInput(f"{where} must be an object")
     unknown = sorted(set(obj) - set(_FIELDS))

@@ -46,6 +46,8 @@ impl fmt::Display for Value {
         match self {
             Value::Null => write!(f, "null"),
             Value::Bool(b) => write!(f, "{b}"),
+            // JSON has no NaN or Infinity (PROTO-2; `{}` would print `NaN`, `inf`): refuse.
+            Value::Num(n) if !n.is_finite() => Err(fmt::Error),
             // Rust's `{}` for f64 is the shortest round-trip form, but without an exponent.
             Value::Num(n) if n.fract() == 0.0 && n.abs() < 1e15 => write!(f, "{}", *n as i64),
             Value::Num(n) => write!(f, "{n:e}"),

@@ -8,7 +8,6 @@ import { chunkTree } from '../chunker.mjs';
 import { hashEmbedder, embed } from '../embedder.mjs';
 import { VectorStore } from '../vectorstore.mjs';
 import { lexicalReranker } from '../lexical.mjs';
-import { Collection } from '../profiles/bm25-okapi.mjs';
 
 const require = createRequire(import.meta.url);
 let sqlite = null;
@@ -139,9 +138,9 @@ export function corpusBackends(name) {
     const store = new VectorStore();
     for (const c of chunks) store.put(c, embed(c.content));
     const ordered = index.chunks();
-    cache.set(name, { index, ordered, store, okapi: new Collection(ordered) });
+    cache.set(name, { index, ordered, store });
   }
-  const { index, ordered, store, okapi } = cache.get(name);
+  const { index, ordered, store } = cache.get(name);
   return {
     index: {
       searchBm25: (expression, limit) => index.searchBm25(expression, limit),
@@ -150,6 +149,5 @@ export function corpusBackends(name) {
     embedder: hashEmbedder,
     vector: store,
     reranker: lexicalReranker,
-    profiles: { 'bm25-okapi': okapi }, // OKAPI-14, OKAPI-15: the index's chunks
   };
 }

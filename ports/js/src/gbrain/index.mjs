@@ -3,28 +3,14 @@ import { invalid } from '../errors.mjs';
 import { extractLinks, linkTable } from './links.mjs';
 import { edgesFromJson, traverse, walkOptions } from './traverse.mjs';
 import { intentTable } from './routing.mjs';
-import { adjustWeights, afterFusion, afterRerank, rerankEnabled, defaultExcludes, filterLeg, graphBackend, legLimit, parseGraphData, parseOptions, queryVariants } from './graph.mjs';
+import { opSearch, sources } from './search.mjs';
 
 export const name = 'gbrain';
-export const version = '2.0.0';
-
-// GBRAIN-13..23: the profile inside search.
-export const pipeline = {
-  parseRequest: parseOptions,
-  parseBackends: parseGraphData,
-  queryVariants,
-  adjustWeights,
-  legLimit,
-  filterLeg,
-  graphBackend,
-  afterFusion,
-  afterRerank,
-  rerankEnabled,
-};
+export const version = '3.0.0';
 
 export function load() {
   linkTable();
-  defaultExcludes();
+  sources();
   intentTable();
 }
 
@@ -37,6 +23,10 @@ export const operations = {
     const out = extractLinks(input.path, input.markdown);
     if (out === null) throw invalid(`path ${JSON.stringify(input.path)} names no page`);
     return out;
+  },
+  // GBRAIN-28..39: seed 004's own search
+  'gbrain.search'(input) {
+    return opSearch(input);
   },
   // GBRAIN-10..12
   'gbrain.traverse'(input) {

@@ -34,9 +34,3 @@ export function classify(query) {
   }
   return t.fallback;
 }
-
-// GBRAIN-20: an entity query multiplies the graph weight.
-export function routeWeights(intent, weights) {
-  if (intent !== 'entity') return weights;
-  return { ...weights, graph: weights.graph * intentTable().entityGraphFactor };
-}

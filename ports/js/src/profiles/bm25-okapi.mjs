@@ -2,10 +2,10 @@
 // every float operation in the chapter's order so the scores are the reference's bits.
 import { invalid } from '../errors.mjs';
 import { compareCodePoints, normalise, words } from '../text.mjs';
-import { chunk, isAbsent, isObject, MAX_INTEGER, requireArray } from '../validate.mjs';
+import { chunk, isAbsent, isObject, requireArray, wholeNumber } from '../validate.mjs';
 
 export const NAME = 'bm25-okapi';
-export const VERSION = '1.1.0';
+export const VERSION = '2.0.0';
 
 // OKAPI-3
 const DEFAULT_K1 = 1.5;
@@ -92,7 +92,7 @@ function bagOf(text) {
   return bag;
 }
 
-// A collection of documents (OKAPI-1): statistics and the scores of some ids (OKAPI-14).
+// A collection of documents (OKAPI-1) and its statistics.
 export class Collection {
   constructor(documents) {
     this.docs = documents.map((d) => {
@@ -101,7 +101,6 @@ export class Collection {
       for (const n of bag.values()) dl += n;
       return { id: d.id, path: d.path, bag, dl };
     });
-    this.byId = new Map(this.docs.map((d) => [d.id, d]));
     let total = 0;
     for (const d of this.docs) total += d.dl;
     this.avgdl = averageLength(total, this.docs.length);
@@ -140,17 +139,6 @@ export class Collection {
     }
     return { terms, results: rank(results) };
   }
-
-  // OKAPI-14: the score of each id (0 for an unknown id or no query term).
-  scoreIds(query, ids, params) {
-    const terms = this.statistics(query);
-    const out = new Map();
-    for (const id of ids) {
-      const d = this.byId.get(id);
-      out.set(id, d === undefined ? 0 : this.scoreOf(d, terms, params) ?? 0);
-    }
-    return out;
-  }
 }
 
 // OKAPI-12: a list of {id, path, content}, ids unique.
@@ -176,50 +164,82 @@ function scoreOp(input) {
   return { documentCount: docs.length, averageLength: collection.avgdl, terms, results };
 }
 
-// OKAPI-14: the BM25 leg ranked with Okapi BM25.
-const OPTIONS = new Set(['k1', 'b', 'hypotheticalDocument']);
 
-function parseRequest(options) {
-  for (const k of Object.keys(options)) if (!OPTIONS.has(k)) throw invalid(`request.profiles.bm25-okapi: unknown option ${k}`);
-  // OKAPI-17: a string, not empty after normalisation; absent or null: none.
-  let hypothetical = null;
-  if (!isAbsent(options.hypotheticalDocument)) {
-    const raw = options.hypotheticalDocument;
-    if (typeof raw !== 'string' || normalise(raw) === '') {
-      throw invalid('request.profiles.bm25-okapi.hypotheticalDocument must be a string, not empty after normalisation');
-    }
-    hypothetical = normalise(raw);
+// OKAPI-18..27: GenieHelper's retrieval, HyDE -> dense + BM25 -> RRF -> top 8.
+const SEARCH_FIELDS = new Set(['query', 'documents', 'legs', 'k1', 'b', 'hypotheticalDocument', 'limit']);
+const RRF_K = 60; // OKAPI-24
+const DEFAULT_LIMIT = 8; // OKAPI-26
+
+// OKAPI-20: a string not empty after normalisation, normalised; absent or null: none.
+function hypotheticalDocument(raw) {
+  if (isAbsent(raw)) return null;
+  if (typeof raw !== 'string' || normalise(raw) === '') {
+    throw invalid('hypotheticalDocument must be a string, not empty after normalisation');
   }
-  return { params: checkParams(options.k1, options.b), query: '', hypothetical };
+  return normalise(raw);
 }
 
-function parseBackends(raw) {
-  if (raw instanceof Collection) return raw; // the real index's chunks (search_corpus)
-  if (isAbsent(raw)) return new Collection([]);
-  if (!isObject(raw)) throw invalid('backends.profiles.bm25-okapi must be an object');
-  for (const k of Object.keys(raw)) if (k !== 'documents') throw invalid(`backends.profiles.bm25-okapi: unknown member ${k}`);
-  return new Collection(isAbsent(raw.documents) ? [] : documentsFrom(raw.documents, 'backends.profiles.bm25-okapi.documents'));
+// OKAPI-21: [{id, score?}] best first; distinct ids, each a document's.
+function rankedList(raw, field, known) {
+  if (!Array.isArray(raw)) throw invalid(`${field} must be a list of {id, score?} objects`);
+  const seen = new Set();
+  return raw.map((item, i) => {
+    const at = `${field}[${i}]`;
+    if (!isObject(item)) throw invalid(`${at} must be an object`);
+    for (const k of Object.keys(item)) if (k !== 'id' && k !== 'score') throw invalid(`${at}: unknown member ${k}`);
+    if (typeof item.id !== 'string' || item.id === '') throw invalid(`${at}.id must be a non-empty string`);
+    if (!isAbsent(item.score) && typeof item.score !== 'number') throw invalid(`${at}.score must be a number`);
+    if (!known.has(item.id)) throw invalid(`${at}: id ${JSON.stringify(item.id)} is not one of the documents`);
+    if (seen.has(item.id)) throw invalid(`${at}: duplicate id ${JSON.stringify(item.id)}`);
+    seen.add(item.id);
+    return item.id;
+  });
 }
 
-export const pipeline = {
-  parseRequest,
-  parseBackends,
-  adjustWeights(call, query, weights) {
-    call.options.query = query;
-    Object.assign(call.trace, { k1: call.options.params.k1, b: call.options.params.b, documentCount: call.backend.documentCount(), rescored: 0 });
-    return weights;
-  },
-  // OKAPI-17: the vector leg embeds the hypothetical document instead of the query.
-  vectorQuery: (call, text) => call.options.hypothetical ?? text,
-  legLimit: (call, leg, n) => (leg === 'bm25' ? MAX_INTEGER : n),
-  filterLeg(call, leg, hits) {
-    if (leg !== 'bm25') return hits;
-    const scores = call.backend.scoreIds(call.options.query, hits.map((h) => h.id), call.options.params);
-    call.trace.rescored += hits.length;
-    const rows = hits.map((h) => ({ h, score: scores.get(h.id) }));
-    rows.sort((x, y) => (x.score !== y.score ? y.score - x.score : compareCodePoints(x.h.path, y.h.path) || compareCodePoints(x.h.id, y.h.id)));
-    return rows.map((r) => r.h);
-  },
-};
+function denseLeg(legs, known) {
+  if (!isObject(legs)) throw invalid('legs must be an object {dense: [...]}');
+  for (const k of Object.keys(legs)) if (k !== 'dense') throw invalid(`legs: unknown leg ${k} (bm25-okapi gives only dense)`);
+  if (isAbsent(legs.dense)) throw invalid('legs.dense is required');
+  return rankedList(legs.dense, 'legs.dense', known);
+}
 
-export const profile = { name: NAME, version: VERSION, operations: { 'bm25-okapi.score': scoreOp }, pipeline };
+// OKAPI-24, OKAPI-25: the seed's rrf_score: dense then sparse, a stable sort by score.
+export function fuseGenie(dense, sparse) {
+  const scores = new Map();
+  for (const list of [dense, sparse]) {
+    list.forEach((id, i) => scores.set(id, (scores.get(id) ?? 0) + 1 / (RRF_K + i + 1)));
+  }
+  return [...scores.entries()].sort((x, y) => y[1] - x[1]);
+}
+
+function searchOp(input) {
+  for (const k of Object.keys(input)) if (!SEARCH_FIELDS.has(k)) throw invalid(`bm25-okapi.search: unknown member ${k}`);
+  if (typeof input.query !== 'string') throw invalid('query must be a string');
+  if (!input.query.isWellFormed()) throw invalid('query is not valid Unicode (lone surrogate)');
+  const docs = documentsFrom(input.documents, 'documents');
+  const byId = new Map(docs.map((d) => [d.id, d]));
+  const params = checkParams(input.k1, input.b);
+  const hyde = hypotheticalDocument(input.hypotheticalDocument);
+  const limit = isAbsent(input.limit) ? DEFAULT_LIMIT : wholeNumber(input.limit, 'limit');
+  const dense = denseLeg(input.legs, byId);
+  const collection = new Collection(docs);
+  const { results: sparse } = collection.score(input.query, params); // OKAPI-22, OKAPI-23
+  const fused = fuseGenie(dense, sparse.map((s) => s.id));
+  return {
+    results: fused.slice(0, limit).map(([id, score]) => ({ id, path: byId.get(id).path, score })),
+    trace: {
+      hyde: { document: hyde },
+      dense: { hits: dense.length },
+      bm25: {
+        k1: params.k1,
+        b: params.b,
+        documentCount: docs.length,
+        averageLength: collection.avgdl,
+        hits: sparse.map((s) => ({ id: s.id, score: s.score })),
+      },
+      fusion: { k: RRF_K, fused: fused.length },
+    },
+  };
+}
+
+export const profile = { name: NAME, version: VERSION, operations: { 'bm25-okapi.score': scoreOp, 'bm25-okapi.search': searchOp } };

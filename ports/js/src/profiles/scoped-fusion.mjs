@@ -1,18 +1,17 @@
-// Profile scoped-fusion (spec/profiles/scoped-fusion.md, SCOPE-*): the weight range, scoping of
-// every leg by metadata.scope, the excludeIds exclusion before fusion, the BM25 headroom.
+// Profile scoped-fusion (spec/profiles/scoped-fusion.md, SCOPE-*): nexusAI's getFusedEpisodes as
+// the operation scoped-fusion.search, the filter operation and seed 002's dense list.
 import { invalid } from '../errors.mjs';
 import { isObject, isAbsent, requireArray, wholeNumber, candidate, MAX_INTEGER } from '../validate.mjs';
 import { lower, compareCodePoints } from '../text.mjs';
-import * as Q from '../rational.mjs';
 
 export const NAME = 'scoped-fusion';
-export const VERSION = '2.0.0';
+export const VERSION = '3.0.0';
 
 const FIELDS = new Set(['scopes', 'excludeIds', 'headroom', 'maxWeight']);
 export const OUT_OF_SCOPE = 'out_of_scope';
 export const EXCLUDED = 'excluded';
 
-// SCOPE-1: a list of non-empty strings (duplicates count once).
+// SCOPE-17: a list of non-empty strings (duplicates count once).
 function idSet(v, field) {
   requireArray(v, field);
   v.forEach((s, i) => {
@@ -21,13 +20,13 @@ function idSet(v, field) {
   return new Set(v);
 }
 
-// SCOPE-1, SCOPE-2: maxWeight is a finite number >= 1.
+// SCOPE-17: maxWeight is a finite number >= 1.
 function maxWeight(v, field) {
   if (typeof v !== 'number' || !Number.isFinite(v) || v < 1) throw invalid(`${field} must be a finite number >= 1`);
   return v;
 }
 
-// SCOPE-1: validate the request member; defaults filled in.
+// SCOPE-17: validate scopes, excludeIds, headroom and maxWeight; defaults filled in.
 export function parseOptions(obj, where = 'request.profiles.scoped-fusion') {
   if (!isObject(obj)) throw invalid(`${where} must be an object`);
   const unknown = Object.keys(obj).filter((k) => !FIELDS.has(k)).sort();
@@ -40,7 +39,7 @@ export function parseOptions(obj, where = 'request.profiles.scoped-fusion') {
   };
 }
 
-// SCOPE-3, SCOPE-6: why a hit is removed (scope first), or null when it is kept.
+// SCOPE-3..5, SCOPE-12: why a hit is removed (scope first), or null when it is kept.
 export function removalReason(hit, options) {
   if (options.scopes !== null) {
     const scope = Object.hasOwn(hit.metadata, 'scope') ? hit.metadata.scope : null;
@@ -50,7 +49,7 @@ export function removalReason(hit, options) {
   return null;
 }
 
-// SCOPE-6: drop removed hits, keep the others in order.
+// SCOPE-12: drop removed hits, keep the others in order.
 export function filterHits(hits, options) {
   const kept = [];
   const removed = [];
@@ -60,20 +59,6 @@ export function filterHits(hits, options) {
     else removed.push({ id: hit.id, reason });
   }
   return { kept, removed };
-}
-
-// SCOPE-7: what each BM25 search asks for.
-export function bm25Limit(candidateK, options) {
-  return Math.min(candidateK * options.headroom, MAX_INTEGER);
-}
-
-// SCOPE-2: every weight (given or default) at most maxWeight.
-export function checkWeights(weights, options) {
-  for (const name of Object.keys(weights).sort()) {
-    if (weights[name] > options.maxWeight) {
-      throw invalid(`request.weights.${name}: ${weights[name]} is above the scoped-fusion maxWeight ${options.maxWeight}`);
-    }
-  }
 }
 
 // SCOPE-12: the operation scoped-fusion.filter.
@@ -129,58 +114,92 @@ function denseHitsOp(input) {
   return { hits: denseHits(nodes, words, limit) };
 }
 
-export const OPERATIONS = { 'scoped-fusion.filter': filterOp, 'scoped-fusion.dense_hits': denseHitsOp };
+// SCOPE-17..27: nexusAI's getFusedEpisodes.
+const SEARCH_FIELDS = new Set(['query', 'documents', 'legs', 'semanticLimit', 'semanticWeight', 'keywordWeight', ...FIELDS]);
+const RRF_K = 60; // SCOPE-24
 
-// SCOPE-11: the leg's trace row, created on the leg's first backend call.
-function legRow(call, leg) {
-  const legs = call.trace.legs ?? (call.trace.legs = {});
-  if (!Object.hasOwn(legs, leg)) legs[leg] = { limit: 0, searches: 0, returned: 0, outOfScope: 0, excluded: 0 };
-  return legs[leg];
+// SCOPE-19: a finite number in 0..maxWeight; absent or null: the default.
+function weight(v, field, fallback, options) {
+  if (isAbsent(v)) return fallback;
+  if (typeof v !== 'number' || !Number.isFinite(v) || v < 0) throw invalid(`${field} must be a finite number >= 0`);
+  if (v > options.maxWeight) throw invalid(`${field}: ${v} is above the maxWeight ${options.maxWeight}`);
+  return v;
 }
 
-// PIPE-11 hooks: SCOPE-2 (adjustWeights), SCOPE-7 (legLimit), SCOPE-6/8/11 (filterLeg).
-export const PIPELINE = {
-  parseRequest: (options) => parseOptions(options),
-  adjustWeights(call, query, weights) {
-    checkWeights(weights, call.options);
-    if (!call.trace.legs) call.trace.legs = {};
-    call.state.vectorWeight = weights.vector;
-    return weights;
-  },
-  // SCOPE-16: the seed short-circuits only the keyword call; its semantic search always runs.
-  runsAtZeroWeight: (call, leg) => leg === 'vector',
-  legLimit(call, leg, n) {
-    const limit = leg === 'bm25' ? bm25Limit(n, call.options) : n;
-    legRow(call, leg).limit = limit;
-    if (leg === 'vector') call.state.vectorK = n;
-    return limit;
-  },
-  filterLeg(call, leg, hits) {
-    const { kept, removed } = filterHits(hits, call.options);
-    const row = legRow(call, leg);
-    row.searches += 1;
-    row.returned += hits.length;
-    for (const r of removed) {
-      if (r.reason === OUT_OF_SCOPE) row.outOfScope += 1;
-      else row.excluded += 1;
-    }
-    if (leg === 'vector') call.state.vector = kept.slice(0, call.state.vectorK); // SCOPE-16
-    return kept;
-  },
-  // SCOPE-16: semantic-only hits follow the fused list at score 0, in the semantic order.
-  afterFusion(call, query, items) {
-    if (call.state.vectorWeight !== 0 || !call.state.vector) return items;
-    const seen = new Set(items.map((item) => item.id));
-    const out = [...items];
-    for (const hit of call.state.vector) {
-      if (seen.has(hit.id)) continue;
-      seen.add(hit.id);
-      const item = { ...hit, score: 0 };
-      Object.defineProperty(item, 'exact', { value: Q.ZERO, enumerable: false, writable: true });
-      out.push(item);
-    }
-    return out;
-  },
-};
+// SCOPE-18: [{id, score?}] best first; distinct ids, each a document's.
+function rankedList(raw, field, known) {
+  if (!Array.isArray(raw)) throw invalid(`${field} must be a list of {id, score?} objects`);
+  const seen = new Set();
+  return raw.map((item, i) => {
+    const at = `${field}[${i}]`;
+    if (!isObject(item)) throw invalid(`${at} must be an object`);
+    for (const k of Object.keys(item)) if (k !== 'id' && k !== 'score') throw invalid(`${at}: unknown member ${k}`);
+    if (typeof item.id !== 'string' || item.id === '') throw invalid(`${at}.id must be a non-empty string`);
+    if (!isAbsent(item.score) && typeof item.score !== 'number') throw invalid(`${at}.score must be a number`);
+    if (!known.has(item.id)) throw invalid(`${at}: id ${JSON.stringify(item.id)} is not one of the documents`);
+    if (seen.has(item.id)) throw invalid(`${at}: duplicate id ${JSON.stringify(item.id)}`);
+    seen.add(item.id);
+    return item.id;
+  });
+}
 
-export const SCOPED_FUSION = { name: NAME, version: VERSION, operations: OPERATIONS, pipeline: PIPELINE };
+// SCOPE-20, SCOPE-21: scope inside the search, its limit, then the exclusion.
+function runLeg(ranked, limit, docs, options) {
+  const scoped = ranked.filter((id) => {
+    if (options.scopes === null) return true;
+    const meta = docs.get(id).metadata;
+    return Object.hasOwn(meta, 'scope') && options.scopes.has(meta.scope);
+  });
+  const returned = scoped.slice(0, limit);
+  const kept = returned.filter((id) => !options.excludeIds.has(id));
+  const row = { ran: true, limit, outOfScope: ranked.length - scoped.length, returned: returned.length, excluded: returned.length - kept.length, kept: kept.length };
+  return { kept, row };
+}
+
+// SCOPE-24, SCOPE-25: fuseEpisodeResults before its cut (a Map, a stable sort).
+export function fuseEpisodes(semantic, keyword, sw, kw) {
+  const scores = new Map();
+  semantic.forEach((id, i) => scores.set(id, sw / (RRF_K + i + 1)));
+  keyword.forEach((id, i) => {
+    const contrib = kw / (RRF_K + i + 1);
+    if (scores.has(id)) scores.set(id, scores.get(id) + contrib);
+    else if (contrib > 0) scores.set(id, contrib);
+  });
+  return [...scores.entries()].sort((x, y) => y[1] - x[1]);
+}
+
+function searchOp(input) {
+  for (const k of Object.keys(input)) if (!SEARCH_FIELDS.has(k)) throw invalid(`scoped-fusion.search: unknown member ${k}`);
+  if (typeof input.query !== 'string') throw invalid('query must be a string');
+  const docs = new Map();
+  requireArray(input.documents, 'documents').forEach((d, i) => {
+    const c = candidate(d, `documents[${i}]`);
+    if (docs.has(c.id)) throw invalid(`documents: duplicate id ${JSON.stringify(c.id)}`);
+    docs.set(c.id, c);
+  });
+  const options = parseOptions({ scopes: input.scopes, excludeIds: input.excludeIds, headroom: input.headroom, maxWeight: input.maxWeight }, 'input');
+  const sw = weight(input.semanticWeight, 'semanticWeight', 1, options);
+  const kw = weight(input.keywordWeight, 'keywordWeight', 0, options);
+  if (isAbsent(input.semanticLimit)) throw invalid('semanticLimit is required');
+  const limit = wholeNumber(input.semanticLimit, 'semanticLimit');
+  const legs = input.legs;
+  if (!isObject(legs)) throw invalid('legs must be an object {semantic: [...], keyword?: [...]}');
+  for (const k of Object.keys(legs)) if (k !== 'semantic' && k !== 'keyword') throw invalid(`legs: unknown leg ${k}`);
+  if (isAbsent(legs.semantic)) throw invalid('legs.semantic is required');
+  const semanticRanked = rankedList(legs.semantic, 'legs.semantic', docs);
+  const keywordRanked = isAbsent(legs.keyword) ? null : rankedList(legs.keyword, 'legs.keyword', docs);
+  const keywordRuns = kw !== 0; // SCOPE-23
+  if (keywordRuns && keywordRanked === null) throw invalid('legs.keyword is required when keywordWeight is above 0');
+  const semantic = runLeg(semanticRanked, limit, docs, options);
+  let keyword = { kept: [], row: { ran: false } };
+  if (keywordRuns) keyword = runLeg(keywordRanked, Math.min(limit * options.headroom, MAX_INTEGER), docs, options); // SCOPE-22
+  const fused = fuseEpisodes(semantic.kept, keyword.kept, sw, kw);
+  return {
+    results: fused.slice(0, limit).map(([id, score]) => ({ id, path: docs.get(id).path, score })), // SCOPE-26
+    trace: { semantic: semantic.row, keyword: keyword.row, fusion: { k: RRF_K, semanticWeight: sw, keywordWeight: kw, fused: fused.length } },
+  };
+}
+
+export const OPERATIONS = { 'scoped-fusion.search': searchOp, 'scoped-fusion.filter': filterOp, 'scoped-fusion.dense_hits': denseHitsOp };
+
+export const SCOPED_FUSION = { name: NAME, version: VERSION, operations: OPERATIONS };

@@ -1,0 +1,234 @@
+"""Broken ports of profile gbrain: `gbrain.search`, stage by stage (spec/profiles/gbrain.md
+GBRAIN-16, GBRAIN-17, GBRAIN-20, GBRAIN-24, GBRAIN-25, GBRAIN-28..39), registered on import.
+Several are the real gbrain's own departures from seed 004 (the chapter's "where the code
+differs") or the profile's 2.x readings."""
+
+from __future__ import annotations
+
+import math
+from dataclasses import replace
+from types import ModuleType
+from typing import Any
+
+from conformance.selftest.broken_ports.patching import _mod, mutant, set_attr, swap
+
+
+def _search() -> ModuleType:
+    return _mod("reference.profiles.gbrain.search")
+
+
+def _input() -> ModuleType:
+    return _mod("reference.profiles.gbrain.search_input")
+
+
+@mutant("gbrain-archive-not-excluded", "GBRAIN-16",
+        "the code's hard excludes: archive/ is only demoted (source-boost.ts:64-68)")
+def _archive_kept() -> None:
+    mod = _input()
+    original = mod.default_excludes
+    swap(mod, "default_excludes", lambda: [p for p in original() if p != "archive/"])
+
+
+@mutant("gbrain-dedup-two-per-page", "GBRAIN-17", "the code's dedup keeps two chunks per page")
+def _dedup_two() -> None:
+    mod = _search()
+
+    def dedup(items: list[Any], trace: dict[str, Any]) -> list[Any]:
+        count: dict[str, int] = {}
+        out = []
+        for item in items:
+            key = mod.page_key(item.doc)
+            count[key] = count.get(key, 0) + 1
+            if count[key] <= 2:
+                out.append(item)
+        trace["dedup"] = {"removed": len(items) - len(out)}
+        return out
+
+    swap(mod, "dedup", dedup)
+
+
+@mutant("gbrain-dedup-before-rerank", "GBRAIN-17",
+        "the code's order: dedup, then the reranker, then the budget (hybrid.ts:2051-2189)")
+def _dedup_first() -> None:
+    mod = _search()
+    original_rerank, original_dedup = mod.rerank, mod.dedup
+
+    def rerank(request: Any, items: list[Any], trace: dict[str, Any]) -> Any:
+        if request.dedup:
+            items = original_dedup(items, trace)
+        return original_rerank(request, items, trace)
+
+    swap(mod, "rerank", rerank)
+    swap(mod, "dedup", lambda items, trace: items)
+
+
+@mutant("gbrain-temporal-keeps-boost", "GBRAIN-20", "temporal queries get the source factors too")
+def _temporal_boost() -> None:
+    mod = _search()
+    original = mod.fused_list
+    swap(mod, "fused_list", lambda request, bypass, trace: original(request, False, trace))
+
+
+@mutant("gbrain-walks-unstored-edges", "GBRAIN-24",
+        "every edge is walked, through pages that are not documents; only documents are added")
+def _unstored() -> None:
+    mod = _search()
+    traverse = _mod("reference.profiles.gbrain.traverse")
+
+    def augment(request: Any, head: list[Any], intent: str, trace: dict[str, Any]) -> list[Any]:
+        first: dict[str, Any] = {}
+        for doc in request.documents:
+            if not doc.path.startswith(request.exclude):
+                first.setdefault(mod.page_key(doc), doc)
+        present = {mod.page_key(item.doc) for item in head}
+        seeds = sorted(present & set(first))
+        reached = traverse.walk(traverse.adjacency(request.edges, request.walk), seeds,
+                                request.walk)
+        added: list[Any] = []
+        for r in reached:
+            if r.page not in present and r.page in first:
+                added.append(mod.Item(first[r.page], 1 / (61 + len(added)), "graph"))
+        trace["graph"] = {"seeds": len(seeds), "reached": len(reached),
+                          "added": [item.doc.id for item in added]}
+        keyed = [(-i.score, 0, n, i) for n, i in enumerate(head)]
+        keyed += [(-i.score, 1, n, i) for n, i in enumerate(added)]
+        return [t[3] for t in sorted(keyed, key=lambda t: t[:3])]
+
+    swap(mod, "augment", augment)
+
+
+@mutant("gbrain-no-top-30-cut", "GBRAIN-25", "the fused list is not cut to 30 before the augment")
+def _no_cut() -> None:
+    set_attr(_search(), "TOP", 10**6)
+
+
+@mutant("gbrain-leg-ids-unchecked", "GBRAIN-28", "a leg id that is no document is skipped")
+def _ids_unchecked() -> None:
+    mod = _input()
+    original = mod._leg
+
+    def leg(raw: object, where: str, docs: Any) -> Any:
+        if isinstance(raw, list):
+            raw = [e for e in raw if not isinstance(e, dict) or e.get("id") in docs]
+        return original(raw, where, docs)
+
+    swap(mod, "_leg", leg)
+
+
+@mutant("gbrain-source-always-fused", "GBRAIN-29", "every result says source fused")
+def _source_fused() -> None:
+    mod = _search()
+    original = mod.search
+
+    def search(request: Any) -> Any:
+        out = original(request)
+        for result in out["results"]:
+            result["source"] = "fused"
+        return out
+
+    swap(mod, "search", search)
+
+
+@mutant("gbrain-boost-on-fused-score", "GBRAIN-30",
+        "the 2.x reading (G2): the factor multiplies the fused score, legs keep their order")
+def _boost_fused() -> None:
+    mod = _search()
+    original_leg, original_fused = mod.rerank_leg, mod.fused_list
+
+    def rerank_leg(request: Any, hits: Any, bypass: bool) -> Any:
+        return original_leg(replace(request, boost=()), hits, bypass)
+
+    def fused_list(request: Any, bypass: bool, trace: dict[str, Any]) -> Any:
+        items = original_fused(request, bypass, trace)
+        if bypass:
+            return items
+        keyed = []
+        for position, item in enumerate(items):
+            f = mod.factor(request.boost, item.doc.path)
+            score = item.score if f is None else item.score * f
+            keyed.append((-score, position, replace(item, score=score)))
+        return [t[2] for t in sorted(keyed, key=lambda t: (t[0], t[1]))]
+
+    swap(mod, "rerank_leg", rerank_leg)
+    swap(mod, "fused_list", fused_list)
+
+
+@mutant("gbrain-no-default-boost", "GBRAIN-30", "the 2.x reading: no default boost map")
+def _no_default_boost() -> None:
+    mod = _input()
+    original = mod.sources
+    swap(mod, "sources", lambda: {**original(), "boost": {}})
+
+
+@mutant("gbrain-rrf-k-61", "GBRAIN-31", "RRF with k 61 (ranks counted from 1 twice)")
+def _k61() -> None:
+    set_attr(_search(), "DEFAULT_K", 61)
+
+
+@mutant("gbrain-variants-always-run", "GBRAIN-32", "variants run whatever the expansion switch")
+def _variants_always() -> None:
+    mod = _search()
+    original = mod.fused_list
+    swap(mod, "fused_list",
+         lambda request, bypass, trace: original(replace(request, expansion=True), bypass, trace))
+
+
+@mutant("gbrain-limit-ignored", "GBRAIN-33", "every item is returned, whatever the limit")
+def _limit_ignored() -> None:
+    mod = _search()
+    original = mod.search
+    swap(mod, "search", lambda request: original(replace(request, limit=10**6)))
+
+
+@mutant("gbrain-graph-added-last", "GBRAIN-34", "added pages go after every fused item")
+def _added_last() -> None:
+    mod = _search()
+    original = mod.augment
+
+    def augment(request: Any, head: list[Any], intent: str, trace: dict[str, Any]) -> list[Any]:
+        out = original(request, head, intent, trace)
+        return [i for i in out if i.source == "fused"] + [i for i in out if i.source == "graph"]
+
+    swap(mod, "augment", augment)
+
+
+@mutant("gbrain-entity-weight-ignored", "GBRAIN-35", "entity queries add pages with weight 1")
+def _entity_ignored() -> None:
+    mod = _search()
+    original = mod.augment
+    swap(mod, "augment",
+         lambda request, head, intent, trace: original(request, head, "general", trace))
+
+
+@mutant("gbrain-rerank-ignored", "GBRAIN-36", "the reranker's order is never applied")
+def _rerank_ignored() -> None:
+    mod = _search()
+    original = mod.rerank
+
+    def rerank(request: Any, items: list[Any], trace: dict[str, Any]) -> list[Any]:
+        original(request, items, trace)
+        return items
+
+    swap(mod, "rerank", rerank)
+
+
+@mutant("gbrain-budget-counts-words", "GBRAIN-37", "the 2.x reading: tokens are TEXT-7 words")
+def _budget_words() -> None:
+    mod = _search()
+    words = _mod("reference.text").words
+    swap(mod, "tokens", lambda doc: len(words(doc.title)) + len(words(doc.content)))
+
+
+@mutant("gbrain-budget-code-points", "GBRAIN-37", "lengths in code points, not UTF-16 units")
+def _budget_code_points() -> None:
+    mod = _search()
+    swap(mod, "tokens",
+         lambda doc: math.ceil(len(doc.title) / 4) + math.ceil(len(doc.content) / 4))
+
+
+@mutant("gbrain-balanced-reranker-off", "GBRAIN-39", "balanced has the reranker off")
+def _balanced_off() -> None:
+    mod = _input()
+    bundles = dict(mod.BUNDLES)
+    bundles["balanced"] = replace(bundles["balanced"], reranker=False)
+    set_attr(mod, "BUNDLES", bundles)

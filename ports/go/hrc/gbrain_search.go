@@ -1,0 +1,384 @@
+package hrc
+
+// Profile gbrain: `gbrain.search`, seed 004's "Putting it together" stage by stage
+// (spec/profiles/gbrain.md GBRAIN-28..39): intent -> expansion -> hybrid (legs, hard
+// excludes, source-aware re-rank, RRF) -> top 30 -> graph augment -> reranker -> token
+// budget -> dedup. Only the core's RRF is shared; no jeffs-brain stage runs.
+
+import (
+	"fmt"
+	"math"
+	"sort"
+	"strings"
+	"unicode/utf16"
+	"unicode/utf8"
+)
+
+const (
+	gbrainK          = 60
+	gbrainTop        = 30 // GBRAIN-25
+	gbrainMaxVariant = 8
+)
+
+var gbrainLegNames = []string{"vector", "keyword"}
+
+var gbrainFields = map[string]bool{"query": true, "documents": true, "legs": true, "variants": true,
+	"edges": true, "rerank": true, "exclude": true, "boost": true, "dedup": true, "tokenBudget": true,
+	"bundle": true, "expansion": true, "reranker": true, "limit": true, "depth": true, "fanout": true,
+	"types": true, "direction": true}
+
+// gbrainBundle is GBRAIN-39: garrytan/gbrain src/core/search/mode.ts (budget 0 = none).
+type gbrainBundle struct {
+	expansion, reranker bool
+	budget, limit       int64
+}
+
+var gbrainBundles = map[string]gbrainBundle{
+	"conservative": {false, false, 4000, 10},
+	"balanced":     {false, true, 12000, 25},
+	"tokenmax":     {true, true, 0, 50},
+}
+
+const gbrainDefaultBundle = "balanced"
+
+type gbrainBoost struct {
+	prefix string
+	factor float64
+}
+
+var (
+	gbrainDefaultExcludes []string
+	gbrainDefaultBoost    []gbrainBoost
+)
+
+func loadGbrainSources() error {
+	var doc struct {
+		Exclude []string           `json:"exclude"`
+		Boost   map[string]float64 `json:"boost"`
+	}
+	if err := readData("profiles/gbrain/sources.json", &doc); err != nil {
+		return err
+	}
+	if doc.Exclude == nil || doc.Boost == nil {
+		return fmt.Errorf("profiles/gbrain/sources.json needs exclude and boost")
+	}
+	gbrainDefaultExcludes = doc.Exclude
+	gbrainDefaultBoost = nil
+	for p, f := range doc.Boost {
+		gbrainDefaultBoost = append(gbrainDefaultBoost, gbrainBoost{p, f})
+	}
+	gbrainSortBoost(gbrainDefaultBoost)
+	return nil
+}
+
+// gbrainSortBoost puts the longest prefix first (ties by prefix, so the order is fixed).
+func gbrainSortBoost(b []gbrainBoost) {
+	sort.Slice(b, func(i, j int) bool {
+		li, lj := utf8.RuneCountInString(b[i].prefix), utf8.RuneCountInString(b[j].prefix)
+		if li != lj {
+			return li > lj
+		}
+		return b[i].prefix < b[j].prefix
+	})
+}
+
+type gbrainHit struct {
+	doc   Candidate
+	score float64
+}
+
+type gbrainLeg struct {
+	hits   []gbrainHit
+	err    string
+	failed bool
+}
+
+type gbrainVariant struct {
+	query string
+	legs  map[string]gbrainLeg
+}
+
+type gbrainRequest struct {
+	variants            []gbrainVariant
+	documents           []Candidate
+	edges               []GbrainEdge
+	rerankGiven         bool
+	rerankFailed        bool
+	rerankOrder         []string
+	exclude             []string
+	boost               []gbrainBoost
+	dedup               bool
+	bundle              string
+	expansion, reranker bool
+	budget, limit       int64
+	walk                GbrainWalk
+}
+
+func (r *gbrainRequest) excluded(path string) bool {
+	for _, p := range r.exclude {
+		if strings.HasPrefix(path, p) {
+			return true
+		}
+	}
+	return false
+}
+
+// gbrainPageKey is GBRAIN-17: a document's page.
+func gbrainPageKey(d Candidate) string {
+	if page, ok := gbrainResolve(d.Path, nil); ok {
+		return page
+	}
+	return d.Path
+}
+
+type gbrainItem struct {
+	doc    Candidate
+	score  float64
+	source string
+}
+
+// gbrainRerankLeg is GBRAIN-16 then GBRAIN-30.
+func gbrainRerankLeg(r *gbrainRequest, hits []gbrainHit, bypass bool) []gbrainHit {
+	kept := []gbrainHit{}
+	for _, h := range hits {
+		if !r.excluded(h.doc.Path) {
+			kept = append(kept, h)
+		}
+	}
+	if bypass || len(r.boost) == 0 {
+		return kept
+	}
+	scores := make([]float64, len(kept))
+	for i, h := range kept {
+		scores[i] = h.score
+		for _, b := range r.boost {
+			if strings.HasPrefix(h.doc.Path, b.prefix) {
+				scores[i] = h.score * b.factor
+				break
+			}
+		}
+	}
+	idx := make([]int, len(kept))
+	for i := range idx {
+		idx[i] = i
+	}
+	sort.SliceStable(idx, func(a, b int) bool { return scores[idx[a]] > scores[idx[b]] })
+	out := make([]gbrainHit, len(kept))
+	for i, j := range idx {
+		out[i] = kept[j]
+	}
+	return out
+}
+
+func gbrainFusedItems(lists []RankedList) []gbrainItem {
+	out := []gbrainItem{}
+	for _, f := range RRF(lists, gbrainK) {
+		out = append(out, gbrainItem{f.Candidate, f.Score, "fused"})
+	}
+	return out
+}
+
+// gbrainHybrid is GBRAIN-31: each leg re-ranked, then RRF of the two, weights 1, k 60.
+func gbrainHybrid(r *gbrainRequest, v gbrainVariant, bypass bool, trace map[string]any) []gbrainItem {
+	lists := []RankedList{}
+	legs := map[string]any{}
+	for _, name := range gbrainLegNames {
+		leg := v.legs[name]
+		if leg.failed {
+			legs[name] = map[string]any{"error": leg.err}
+			continue
+		}
+		hits := gbrainRerankLeg(r, leg.hits, bypass)
+		legs[name] = map[string]any{"hits": len(hits)}
+		items := make([]Candidate, len(hits))
+		for i, h := range hits {
+			items[i] = h.doc
+		}
+		lists = append(lists, RankedList{name, 1, items})
+	}
+	trace["variants"] = append(trace["variants"].([]any), map[string]any{"query": v.query, "legs": legs})
+	return gbrainFusedItems(lists)
+}
+
+// gbrainAugment is GBRAIN-24, GBRAIN-34, GBRAIN-35.
+func gbrainAugment(r *gbrainRequest, head []gbrainItem, intent string, trace map[string]any) []gbrainItem {
+	first := map[string]Candidate{}
+	for _, d := range r.documents {
+		if r.excluded(d.Path) {
+			continue
+		}
+		if _, ok := first[gbrainPageKey(d)]; !ok {
+			first[gbrainPageKey(d)] = d
+		}
+	}
+	stored := []GbrainEdge{}
+	for _, e := range r.edges {
+		_, okF := first[e.From]
+		_, okT := first[e.To]
+		if okF && okT {
+			stored = append(stored, e)
+		}
+	}
+	present := map[string]bool{}
+	seeds := []string{}
+	for _, it := range head {
+		key := gbrainPageKey(it.doc)
+		if present[key] {
+			continue
+		}
+		present[key] = true
+		if _, ok := first[key]; ok {
+			seeds = append(seeds, key)
+		}
+	}
+	reached := GbrainTraverse(stored, seeds, r.walk)
+	weight := 1.0
+	if intent == "entity" {
+		weight = gbrainEntityFactor
+	}
+	added := []gbrainItem{}
+	ids := []any{}
+	for _, rc := range reached {
+		if present[rc.Page] {
+			continue
+		}
+		d := first[rc.Page]
+		added = append(added, gbrainItem{d, weight / float64(gbrainK+len(added)+1), "graph"})
+		ids = append(ids, d.ID)
+	}
+	trace["graph"] = map[string]any{"seeds": len(seeds), "reached": len(reached), "added": ids}
+	all := append(append([]gbrainItem{}, head...), added...)
+	sort.SliceStable(all, func(a, b int) bool { return all[a].score > all[b].score })
+	return all
+}
+
+// gbrainRerankStage is GBRAIN-36.
+func gbrainRerankStage(r *gbrainRequest, items []gbrainItem, trace map[string]any) []gbrainItem {
+	switch {
+	case !r.reranker:
+		trace["rerank"] = "disabled"
+		return items
+	case !r.rerankGiven:
+		trace["rerank"] = "absent"
+		return items
+	case r.rerankFailed:
+		trace["rerank"] = "failed"
+		return items
+	}
+	n := len(items)
+	if n > gbrainTop {
+		n = gbrainTop
+	}
+	head := items[:n]
+	pos := map[string]int{}
+	for i, it := range head {
+		pos[it.doc.ID] = i
+	}
+	used := make([]bool, n)
+	out := []gbrainItem{}
+	for _, id := range r.rerankOrder {
+		if i, ok := pos[id]; ok && !used[i] {
+			used[i] = true
+			out = append(out, head[i])
+		}
+	}
+	for i, it := range head {
+		if !used[i] {
+			out = append(out, it)
+		}
+	}
+	trace["rerank"] = "reranked"
+	return append(out, items[n:]...)
+}
+
+// gbrainTokens is GBRAIN-37: ceil(UTF-16 length / 4) of the title plus that of the content.
+func gbrainTokens(d Candidate) int64 {
+	units := func(s string) int64 {
+		n := 0
+		for _, r := range s {
+			n += utf16.RuneLen(r)
+		}
+		return int64(math.Ceil(float64(n) / 4))
+	}
+	return units(d.Title) + units(d.Content)
+}
+
+func opGbrainSearch(in map[string]any) (map[string]any, error) {
+	r, err := gbrainParseSearch(in)
+	if err != nil {
+		return nil, err
+	}
+	intent := gbrainClassify(r.variants[0].query)
+	var budget any
+	if r.budget > 0 {
+		budget = r.budget
+	}
+	trace := map[string]any{
+		"intent": intent,
+		"bundle": map[string]any{"name": r.bundle, "expansion": r.expansion, "reranker": r.reranker,
+			"tokenBudget": budget, "limit": r.limit},
+		"variants": []any{},
+	}
+	bypass := intent == "temporal"
+	variants := r.variants
+	if !r.expansion {
+		variants = variants[:1]
+	}
+	per := [][]gbrainItem{}
+	for _, v := range variants {
+		per = append(per, gbrainHybrid(r, v, bypass, trace))
+	}
+	fused := per[0]
+	if len(per) > 1 {
+		lists := []RankedList{}
+		for i, items := range per {
+			cands := make([]Candidate, len(items))
+			for j, it := range items {
+				cands[j] = it.doc
+			}
+			lists = append(lists, RankedList{fmt.Sprintf("variant:%d", i), 1, cands})
+		}
+		fused = gbrainFusedItems(lists)
+	}
+	trace["fused"] = len(fused)
+	if len(fused) > gbrainTop {
+		fused = fused[:gbrainTop]
+	}
+	items := gbrainAugment(r, fused, intent, trace)
+	items = gbrainRerankStage(r, items, trace)
+	if r.budget > 0 {
+		var used int64
+		kept := 0
+		for _, it := range items {
+			cost := gbrainTokens(it.doc)
+			if used+cost > r.budget {
+				break
+			}
+			used += cost
+			kept++
+		}
+		trace["budget"] = map[string]any{"limit": r.budget, "used": used, "dropped": len(items) - kept}
+		items = items[:kept]
+	}
+	if r.dedup {
+		seen := map[string]bool{}
+		out := []gbrainItem{}
+		for _, it := range items {
+			key := gbrainPageKey(it.doc)
+			if !seen[key] {
+				seen[key] = true
+				out = append(out, it)
+			}
+		}
+		trace["dedup"] = map[string]any{"removed": len(items) - len(out)}
+		items = out
+	}
+	results := []any{}
+	for i, it := range items {
+		if int64(i) >= r.limit {
+			break
+		}
+		results = append(results, map[string]any{"id": it.doc.ID, "path": it.doc.Path, "score": it.score, "source": it.source})
+	}
+	return map[string]any{"results": results, "trace": trace}, nil
+}

@@ -1,0 +1,200 @@
+"""`gbrain.search`: seed 004's "Putting it together", stage by stage (spec/profiles/gbrain.md
+GBRAIN-28..40): intent -> expansion -> hybrid (legs, hard excludes, source-aware re-rank,
+RRF) -> top 30 -> graph augment -> reranker -> token budget -> dedup -> results.
+
+It composes the core's RRF (reference/rrf.py) and nothing of the jeffs-brain pipeline: no
+query DSL, no ladder, no fanout, no anchor intent table, no unanimity, no trigram rescue.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from reference.rrf import DEFAULT_K, RankedList, contribution, fuse
+from reference.types import Candidate
+
+from .links import page_of_path
+from .routing import classify, intent_table
+from .search_input import Hit, Leg, SearchInput, Variant, parse_search
+from .traverse import adjacency, walk
+
+JSON = dict[str, Any]
+#: GBRAIN-25: seed 004's "RRF fusion -> top 30"; also the reranker's head (GBRAIN-36).
+TOP = 30
+
+
+@dataclass(frozen=True)
+class Item:
+    """One entry of the list after fusion: its document, score, and where it came from."""
+
+    doc: Candidate
+    score: float
+    source: str  # "fused" or "graph"
+
+
+def page_key(doc: Candidate) -> str:
+    """GBRAIN-17: a document's page (the page id of its path, GBRAIN-6)."""
+    page = page_of_path(doc.path)
+    return doc.path if page is None else page
+
+
+def factor(boost: Sequence[tuple[str, float]], path: str) -> float | None:
+    """GBRAIN-30: the factor of the longest prefix of `path` in the map, or None."""
+    return next((f for prefix, f in boost if path.startswith(prefix)), None)
+
+
+def rerank_leg(request: SearchInput, hits: Sequence[Hit], bypass: bool) -> list[Hit]:
+    """GBRAIN-16 then GBRAIN-30: drop excluded documents, multiply each score by its source
+    factor (not for a temporal query, GBRAIN-20), order by the new score, ties as given."""
+    kept = [h for h in hits if not h.doc.path.startswith(request.exclude)]
+    if bypass or not request.boost:
+        return kept
+    scored = []
+    for position, hit in enumerate(kept):
+        f = factor(request.boost, hit.doc.path)
+        scored.append((-(hit.score if f is None else hit.score * f), position, hit))
+    return [hit for _, _, hit in sorted(scored, key=lambda t: (t[0], t[1]))]
+
+
+def hybrid(request: SearchInput, variant: Variant, bypass: bool, trace: JSON) -> list[Item]:
+    """GBRAIN-31: each leg re-ranked (GBRAIN-30), then RRF of the two, weights 1, k 60."""
+    lists: list[RankedList] = []
+    legs: JSON = {}
+    for name in ("vector", "keyword"):
+        leg = variant.legs.get(name, Leg())
+        if leg.error is not None:
+            legs[name] = {"error": leg.error}
+            continue
+        hits = rerank_leg(request, leg.hits, bypass)
+        legs[name] = {"hits": len(hits)}
+        lists.append(RankedList(name, 1.0, tuple(h.doc for h in hits)))
+    trace["variants"].append({"query": variant.query, "legs": legs})
+    return [Item(f.candidate, f.score, "fused") for f in fuse(lists, DEFAULT_K)]
+
+
+def fused_list(request: SearchInput, bypass: bool, trace: JSON) -> list[Item]:
+    """GBRAIN-31, GBRAIN-32: the query's fused list, or the RRF merge of every variant's."""
+    variants = request.variants if request.expansion else request.variants[:1]
+    per_variant = [hybrid(request, v, bypass, trace) for v in variants]
+    if len(per_variant) == 1:
+        return per_variant[0]
+    lists = [
+        RankedList(f"variant:{i}", 1.0, tuple(item.doc for item in items))
+        for i, items in enumerate(per_variant)
+    ]
+    return [Item(f.candidate, f.score, "fused") for f in fuse(lists, DEFAULT_K)]
+
+
+def augment(request: SearchInput, head: list[Item], intent: str, trace: JSON) -> list[Item]:
+    """GBRAIN-24, GBRAIN-34, GBRAIN-35: walk the stored edges from every page of the top 30
+    and add the reached pages that are not there, each scored w/(k + r)."""
+    first_doc: dict[str, Candidate] = {}
+    for doc in request.documents:
+        if not doc.path.startswith(request.exclude):
+            first_doc.setdefault(page_key(doc), doc)
+    stored = [e for e in request.edges if e.source in first_doc and e.target in first_doc]
+    seeds = sorted({page_key(item.doc) for item in head} & set(first_doc))
+    reached = walk(adjacency(stored, request.walk), seeds, request.walk)
+    present = {page_key(item.doc) for item in head}
+    weight = intent_table().entity_graph_factor if intent == "entity" else 1.0
+    added: list[Item] = []
+    for r in reached:
+        if r.page not in present:
+            added.append(Item(first_doc[r.page], contribution(weight, DEFAULT_K, len(added)),
+                              "graph"))
+    trace["graph"] = {"seeds": len(seeds), "reached": len(reached),
+                      "added": [item.doc.id for item in added]}
+    keyed = [(-item.score, 0, i, item) for i, item in enumerate(head)]
+    keyed += [(-item.score, 1, i, item) for i, item in enumerate(added)]
+    return [t[3] for t in sorted(keyed, key=lambda t: t[:3])]
+
+
+def rerank(request: SearchInput, items: list[Item], trace: JSON) -> list[Item]:
+    """GBRAIN-36: the cross-encoder's order of the first 30, the rest after them."""
+    if not request.reranker:
+        trace["rerank"] = "disabled"
+        return items
+    if request.rerank is None:
+        trace["rerank"] = "absent"
+        return items
+    if isinstance(request.rerank, str):
+        trace["rerank"] = "failed"
+        return items
+    head, tail = items[:TOP], items[TOP:]
+    by_id = {item.doc.id: item for item in head}
+    order: list[Item] = []
+    for rid in request.rerank:
+        item = by_id.pop(rid, None)
+        if item is not None:
+            order.append(item)
+    order += [item for item in head if item.doc.id in by_id]
+    trace["rerank"] = "reranked"
+    return order + tail
+
+
+def utf16_length(text: str) -> int:
+    """JavaScript's String.length: UTF-16 code units."""
+    return sum(2 if ord(ch) > 0xFFFF else 1 for ch in text)
+
+
+def tokens(doc: Candidate) -> int:
+    """GBRAIN-37: ceil(length / 4) of the title plus that of the content."""
+    return math.ceil(utf16_length(doc.title) / 4) + math.ceil(utf16_length(doc.content) / 4)
+
+
+def within_budget(budget: int | None, items: list[Item], trace: JSON) -> list[Item]:
+    """GBRAIN-37: the longest prefix whose tokens fit the budget."""
+    if budget is None:
+        return items
+    used = kept = 0
+    for item in items:
+        cost = tokens(item.doc)
+        if used + cost > budget:
+            break
+        used += cost
+        kept += 1
+    trace["budget"] = {"limit": budget, "used": used, "dropped": len(items) - kept}
+    return items[:kept]
+
+
+def dedup(items: list[Item], trace: JSON) -> list[Item]:
+    """GBRAIN-17: the first item of each page, in the reranked order."""
+    seen: set[str] = set()
+    out: list[Item] = []
+    for item in items:
+        key = page_key(item.doc)
+        if key not in seen:
+            seen.add(key)
+            out.append(item)
+    trace["dedup"] = {"removed": len(items) - len(out)}
+    return out
+
+
+def search(request: SearchInput) -> JSON:
+    """GBRAIN-28..40 in seed 004's order."""
+    intent = classify(request.variants[0].query)
+    trace: JSON = {
+        "intent": intent,
+        "bundle": {"name": request.bundle, "expansion": request.expansion,
+                   "reranker": request.reranker, "tokenBudget": request.token_budget,
+                   "limit": request.limit},
+        "variants": [],
+    }
+    fused = fused_list(request, intent == "temporal", trace)
+    trace["fused"] = len(fused)
+    items = augment(request, fused[:TOP], intent, trace)
+    items = rerank(request, items, trace)
+    items = within_budget(request.token_budget, items, trace)
+    if request.dedup:
+        items = dedup(items, trace)
+    results = [{"id": item.doc.id, "path": item.doc.path, "score": item.score,
+                "source": item.source} for item in items[: request.limit]]
+    return {"results": results, "trace": trace}
+
+
+def op_search(obj: Mapping[str, Any]) -> JSON:
+    """`gbrain.search` (GBRAIN-28)."""
+    return search(parse_search(obj))
