@@ -149,27 +149,13 @@ def _join(tokens: Sequence[str]) -> str:
     return " ".join(tokens) if len(tokens) >= vocabulary().phrase_min else ""
 
 
-def _collect(tokens: Iterable[str]) -> list[str]:
-    """FANOUT-6: skip breaking tokens until one is kept, then stop at the next; at most max."""
-    out: list[str] = []
-    for token in tokens:
-        if _breaks(token):
-            if out:
-                break
-            continue
-        out.append(token)
-        if len(out) >= vocabulary().phrase_max:
-            break
-    return out
-
-
 def _collectors(
     tokens: Sequence[str],
 ) -> tuple[Callable[[int], list[str]], Callable[[int], list[str]]]:
-    """`before(i)` is `_collect` over the tokens left of `i` walking left (put back in text
-    order), `after(i)` over those right of `i`: the same tokens, but each call costs at most
-    `phraseMax` steps, where slicing and skipping cost the length of the text, so a query
-    of many connectors was quadratic (issue 39)."""
+    """FANOUT-6's walks from a connector: `before(i)` walks left of `i` (put back in text
+    order), `after(i)` right of it, passing over breaking tokens until one is collected, then
+    stopping at the next break or at `phraseMax` tokens. Each call costs at most `phraseMax`
+    steps (slicing and skipping cost the length of the text: quadratic, issue 39)."""
     most = vocabulary().phrase_max
     broken = [_breaks(t) for t in tokens]
     n = len(tokens)

@@ -219,17 +219,26 @@ def _fanout_stop_boundary() -> None:
 def _fanout_collect_stops() -> None:
     f = _fanout()
 
-    def collect(tokens: Any) -> list[str]:
-        out: list[str] = []
-        for token in tokens:
-            if f._breaks(token):
-                break
-            out.append(token)
-            if len(out) >= f.vocabulary().phrase_max:
-                break
-        return out
+    def collectors(tokens: Any) -> Any:
+        most = f.vocabulary().phrase_max
 
-    swap(f, "_collect", collect)
+        def walk(indices: Any) -> list[str]:
+            out: list[str] = []
+            for j in indices:
+                if f._breaks(tokens[j]) or len(out) >= most:
+                    break
+                out.append(tokens[j])
+            return out
+
+        def before(i: int) -> list[str]:
+            return list(reversed(walk(range(i - 1, -1, -1))))
+
+        def after(i: int) -> list[str]:
+            return walk(range(i + 1, len(tokens)))
+
+        return before, after
+
+    swap(f, "_collectors", collectors)
 
 
 @mutant(
@@ -263,12 +272,13 @@ def _fanout_right_first() -> None:
                 out.append(phrase)
             return bool(len(out) >= v.max_derived)
 
+        before, after = f._collectors(tokens)
         for i, token in enumerate(tokens):
             if token not in v.connectors:
                 continue
-            if add(f._join(f._collect(tokens[i + 1 :]))):
+            if add(f._join(after(i))):
                 return out
-            if add(f._join(list(reversed(f._collect(reversed(tokens[:i])))))):
+            if add(f._join(before(i))):
                 return out
         for phrase in f._segment_phrases(tokens):
             if add(phrase):
