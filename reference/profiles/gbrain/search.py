@@ -19,7 +19,7 @@ from reference.types import Candidate
 from .links import page_of_path
 from .routing import classify, intent_table
 from .search_input import Hit, Leg, SearchInput, Variant, parse_search
-from .traverse import adjacency, walk
+from .augment import adjacency, walk
 
 JSON = dict[str, Any]
 #: GBRAIN-25: seed 004's "RRF fusion -> top 30"; also the reranker's head (GBRAIN-36).
@@ -89,7 +89,7 @@ def fused_list(request: SearchInput, bypass: bool, trace: JSON) -> list[Item]:
 
 
 def augment(request: SearchInput, head: list[Item], intent: str, trace: JSON) -> list[Item]:
-    """GBRAIN-24, GBRAIN-34, GBRAIN-35: walk the stored edges from every page of the top 30
+    """GBRAIN-24, GBRAIN-34, GBRAIN-35, GBRAIN-40: walk the stored edges from every page of the top 30
     and add the reached pages that are not there, each scored w/(k + r)."""
     first_doc: dict[str, Candidate] = {}
     for doc in request.documents:
