@@ -23,7 +23,8 @@ def _pairs_in_order(pairs: Any) -> list[dict[str, Any]]:
     return [{"page": p, "depth": d} for d, p in sorted((d, p) for p, d in pairs)]
 
 
-@mutant("gbrain-traverse-depth-two", "GBRAIN-11", "the default depth is 3.0.0's 2, not the code's 5")
+@mutant("gbrain-traverse-depth-two", "GBRAIN-11",
+        "the default depth is 3.0.0's 2, not the code's 5")
 def _traverse_depth_two() -> None:
     traverse = _gbrain("traverse")
 
@@ -34,7 +35,7 @@ def _traverse_depth_two() -> None:
 
 
 @mutant("gbrain-traverse-depth-bounds-3x", "GBRAIN-11",
-        "depth is checked against 0..10 as in 3.0.0 (0 = the seeds only) instead of the code's clamp")
+        "depth is checked against 0..10 as in 3.0.0 (0 = the seeds only), not clamped")
 def _traverse_depth_bounds() -> None:
     traverse = _gbrain("traverse")
     original = traverse.traverse_options

@@ -11,8 +11,8 @@ from typing import Any
 from reference.data import SpecDataError, load_json
 from reference.types import Candidate, InvalidInput, candidates_from_json, whole_number
 
-from .links import Edge, page_of_path
 from .augment import WalkOptions, walk_options
+from .links import Edge, page_of_path
 from .traverse import edges_from_json
 
 SOURCES_FILE = "profiles/gbrain/sources.json"
