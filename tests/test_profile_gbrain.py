@@ -10,10 +10,12 @@ import pytest
 from reference.data import data_path
 from reference.profiles import discover
 from reference.profiles.gbrain import VERSION
+from reference.profiles.gbrain.augment import WalkOptions, walk
+from reference.profiles.gbrain.augment import adjacency as augment_adjacency
 from reference.profiles.gbrain.links import Edge, blank_line, code_lines, extract_links, target_page
 from reference.profiles.gbrain.ops import op_extract_links, op_traverse
 from reference.profiles.gbrain.table import link_table
-from reference.profiles.gbrain.traverse import WalkOptions, traverse
+from reference.profiles.gbrain.traverse import TraverseOptions, clamp_depth, traverse
 from reference.types import InvalidInput
 
 
@@ -113,11 +115,14 @@ def test_edges_unique_sorted_no_self() -> None:
 
 
 def test_traverse_validates_inputs() -> None:
-    """GBRAIN-10 Bounds, distinct seeds, edge fields, direction."""
+    """GBRAIN-10 Distinct seeds, edge fields, direction, linkType a string, no 3.0.0 member."""
     for bad in (
         {"seeds": ["a", "a"], "edges": []},
-        {"seeds": ["a"], "edges": [], "depth": 11},
-        {"seeds": ["a"], "edges": [], "fanout": 0},
+        {"seeds": ["a"], "edges": [], "depth": 2.5},
+        {"seeds": ["a"], "edges": [], "depth": 2**31},
+        {"seeds": ["a"], "edges": [], "fanout": 3},
+        {"seeds": ["a"], "edges": [], "types": ["t"]},
+        {"seeds": ["a"], "edges": [], "linkType": ["t"]},
         {"seeds": ["a"], "edges": [], "direction": "up"},
         {"seeds": ["a"], "edges": [{"from": "a", "to": "b"}]},
     ):
@@ -125,18 +130,63 @@ def test_traverse_validates_inputs() -> None:
             op_traverse(bad)
 
 
-def test_walk_fanout_and_support() -> None:
-    """GBRAIN-11 Fan-out takes neighbours by code point; support counts the takers."""
+def test_depth_is_the_codes_clamp() -> None:
+    """GBRAIN-11 (p.depth || 5) clamped to 1..10: 0 is 5, 11 is 10, -3 is 1."""
+    assert [clamp_depth(d) for d in (0, 1, 5, 10, 11, 2**31 - 1, -3)] == [5, 1, 5, 10, 10, 10, 1]
+    chain = [{"from": f"p{i}", "to": f"p{i + 1}", "type": "t"} for i in range(7)]
+    got = op_traverse({"seeds": ["p0"], "edges": chain})["results"]
+    assert got[-1] == {"page": "p5", "depth": 5}
+
+
+def test_walk_keeps_a_visited_set_per_path() -> None:
+    """GBRAIN-11 A page is reached at each depth a path without repeats gives it; out by default."""
+    e = [Edge("a", "b", "t"), Edge("b", "c", "t"), Edge("a", "c", "t"), Edge("c", "b", "t"),
+         Edge("z", "a", "t")]
+    got = [(r["page"], r["depth"]) for r in traverse(e, ["a"], TraverseOptions())]
+    assert got == [("a", 0), ("b", 1), ("c", 1), ("b", 2), ("c", 2)]
+
+
+def test_walk_follows_one_link_type_and_the_direction() -> None:
+    """GBRAIN-11 linkType filters every step; in follows edges backwards; both either way."""
+    e = [Edge("b", "a", "works_at"), Edge("c", "b", "works_at"), Edge("d", "b", "founded")]
+    inward = TraverseOptions(link_type="works_at", direction="in")
+    assert [r["page"] for r in traverse(e, ["a"], inward)] == ["a", "b", "c"]
+    both = TraverseOptions(direction="both")
+    assert [(r["page"], r["depth"]) for r in traverse(e, ["b"], both)] == [
+        ("b", 0), ("a", 1), ("c", 1), ("d", 1)
+    ]
+
+
+def test_results_are_distinct_pairs_by_depth_then_page() -> None:
+    """GBRAIN-12 One pair per (page, depth), no support: z (two paths) after m."""
+    e = [Edge("a", "b", "t"), Edge("a", "c", "t"), Edge("b", "z", "t"), Edge("c", "z", "t"),
+         Edge("c", "m", "t"), Edge("a", "b", "u")]
+    got = [(r["page"], r["depth"]) for r in traverse(e, ["a"], TraverseOptions())]
+    assert got == [("a", 0), ("b", 1), ("c", 1), ("m", 2), ("z", 2)]
+
+
+def test_each_seed_walks_its_own_paths() -> None:
+    """GBRAIN-41 A seed reached from another seed is listed at depth 0 and at that depth."""
+    e = [Edge("a", "b", "t"), Edge("b", "c", "t")]
+    got = [(r["page"], r["depth"]) for r in traverse(e, ["b", "a"], TraverseOptions())]
+    assert got == [("a", 0), ("b", 0), ("b", 1), ("c", 1), ("c", 2)]
+
+
+def test_augment_walk_fanout_and_support() -> None:
+    """GBRAIN-40 The augment's level walk: fan-out by code point, support counts the takers."""
     e = [Edge("a", "b", "t"), Edge("a", "c", "t"), Edge("b", "d", "t"), Edge("c", "d", "t")]
-    got = [(r.page, r.depth, r.support) for r in traverse(e, ["a"], WalkOptions(fanout=1))]
+    options = WalkOptions(fanout=1)
+    reached = walk(augment_adjacency(e, options), ["a"], options)
+    got = [(r.page, r.depth, r.support) for r in reached]
     assert got == [("a", 0, 0), ("b", 1, 1), ("d", 2, 1)]
 
 
-def test_rank_depth_support_id() -> None:
-    """GBRAIN-12 Depth ascending, support descending, id by code point."""
-    e = [Edge("a", "z", "t"), Edge("b", "z", "t"), Edge("a", "m", "t")]
-    got = [r.page for r in traverse(e, ["b", "a"], WalkOptions(depth=1))]
-    assert got == ["a", "b", "z", "m"]
+def test_augment_walk_rank_depth_support_id() -> None:
+    """GBRAIN-40 Depth ascending, support descending, id by code point; both ways, depth 2."""
+    e = [Edge("a", "z", "t"), Edge("b", "z", "t"), Edge("a", "m", "t"), Edge("q", "a", "t")]
+    options = WalkOptions(depth=1)
+    got = [r.page for r in walk(augment_adjacency(e, options), ["b", "a"], options)]
+    assert got == ["a", "b", "z", "m", "q"]
 
 
 def test_indexer_keeps_edges_with_the_chunks(tmp_path: Any) -> None:

@@ -73,7 +73,7 @@ def _temporal_boost() -> None:
         "every edge is walked, through pages that are not documents; only documents are added")
 def _unstored() -> None:
     mod = _search()
-    traverse = _mod("reference.profiles.gbrain.traverse")
+    walker = _mod("reference.profiles.gbrain.augment")
 
     def augment(request: Any, head: list[Any], intent: str, trace: dict[str, Any]) -> list[Any]:
         first: dict[str, Any] = {}
@@ -82,8 +82,8 @@ def _unstored() -> None:
                 first.setdefault(mod.page_key(doc), doc)
         present = {mod.page_key(item.doc) for item in head}
         seeds = sorted(present & set(first))
-        reached = traverse.walk(traverse.adjacency(request.edges, request.walk), seeds,
-                                request.walk)
+        reached = walker.walk(walker.adjacency(request.edges, request.walk), seeds,
+                              request.walk)
         added: list[Any] = []
         for r in reached:
             if r.page not in present and r.page in first:

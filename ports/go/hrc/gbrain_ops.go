@@ -1,6 +1,6 @@
 package hrc
 
-// Profile gbrain's operations (spec/profiles/gbrain.md GBRAIN-2, GBRAIN-10).
+// Profile gbrain's operations (spec/profiles/gbrain.md GBRAIN-2, GBRAIN-10, GBRAIN-41).
 
 // GbrainVersion is the profile version this port implements (PROFILE-2).
 const GbrainVersion = "3.0.0"
@@ -23,6 +23,10 @@ func opGbrainExtractLinks(in map[string]any) (map[string]any, error) {
 }
 
 func opGbrainTraverse(in map[string]any) (map[string]any, error) {
+	o, err := gbrainTraverseOptions(in)
+	if err != nil {
+		return nil, err
+	}
 	edges, err := gbrainEdgesFromJSON(in["edges"], "edges")
 	if err != nil {
 		return nil, err
@@ -44,13 +48,9 @@ func opGbrainTraverse(in map[string]any) (map[string]any, error) {
 		seen[s] = true
 		seeds = append(seeds, s)
 	}
-	o, err := gbrainWalkOptions(in, "")
-	if err != nil {
-		return nil, err
-	}
 	results := make([]any, 0)
 	for _, r := range GbrainTraverse(edges, seeds, o) {
-		results = append(results, map[string]any{"page": r.Page, "depth": r.Depth, "support": r.Support})
+		results = append(results, map[string]any{"page": r.Page, "depth": r.Depth})
 	}
 	return map[string]any{"results": results}, nil
 }

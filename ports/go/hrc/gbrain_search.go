@@ -231,7 +231,7 @@ func gbrainAugment(r *gbrainRequest, head []gbrainItem, intent string, trace map
 			seeds = append(seeds, key)
 		}
 	}
-	reached := GbrainTraverse(stored, seeds, r.walk)
+	reached := GbrainAugmentWalk(stored, seeds, r.walk)
 	weight := 1.0
 	if intent == "entity" {
 		weight = gbrainEntityFactor

@@ -1,61 +1,69 @@
 package hrc
 
-// Profile gbrain: typed-edge traversal and its rank (spec/profiles/gbrain.md GBRAIN-10..12).
+// Profile gbrain: gbrain.traverse as gbrain's code walks (spec/profiles/gbrain.md GBRAIN-10..12,
+// GBRAIN-41): paths with their own visited sets, results the distinct (page, depth) pairs.
 
 import "sort"
 
-// GbrainWalk holds GBRAIN-10's options; types nil means every type.
-type GbrainWalk struct {
-	Depth, Fanout int
-	Types         map[string]bool
-	Direction     string
+// GbrainTraverseOptions holds GBRAIN-11's clamped depth, the one link type (nil = every type)
+// and the direction.
+type GbrainTraverseOptions struct {
+	Depth     int
+	LinkType  *string
+	Direction string
 }
 
-// gbrainWalkOptions validates depth, fanout, types and direction (OP-5: null is absent).
-func gbrainWalkOptions(m map[string]any, where string) (GbrainWalk, error) {
-	o := GbrainWalk{Depth: 2, Fanout: 10, Direction: "both"}
+var gbrainTraverseFields = map[string]bool{
+	"edges": true, "seeds": true, "depth": true, "linkType": true, "direction": true,
+}
+
+// gbrainClampDepth is traverse_graph's (p.depth || 5) clamped to 1..10 (GBRAIN-11).
+func gbrainClampDepth(requested int64) int {
+	if requested == 0 {
+		requested = 5
+	}
+	return int(max(1, min(requested, 10)))
+}
+
+// gbrainTraverseOptions validates depth, linkType and direction (OP-5: null is absent) and
+// refuses any other member (GBRAIN-10).
+func gbrainTraverseOptions(m map[string]any) (GbrainTraverseOptions, error) {
+	o := GbrainTraverseOptions{Depth: 5, Direction: "out"}
+	for _, k := range SortStrings(keysOf(m)) {
+		if !gbrainTraverseFields[k] {
+			return o, invalid("unknown member %q", k)
+		}
+	}
 	if v, ok := present(m, "depth"); ok {
-		n, err := asInt(v, where+"depth", 0)
+		n, err := asInt(v, "depth", -maxInt)
 		if err != nil {
 			return o, err
 		}
-		if n > 10 {
-			return o, invalid("%sdepth must be <= 10", where)
-		}
-		o.Depth = int(n)
+		o.Depth = gbrainClampDepth(n)
 	}
-	if v, ok := present(m, "fanout"); ok {
-		n, err := asInt(v, where+"fanout", 1)
-		if err != nil {
-			return o, err
+	if v, ok := present(m, "linkType"); ok {
+		s, isStr := v.(string)
+		if !isStr {
+			return o, invalid("linkType must be a string")
 		}
-		if n > 1000 {
-			return o, invalid("%sfanout must be <= 1000", where)
-		}
-		o.Fanout = int(n)
-	}
-	if v, ok := present(m, "types"); ok {
-		list, isList := v.([]any)
-		if !isList {
-			return o, invalid("%stypes must be a list of strings", where)
-		}
-		o.Types = map[string]bool{}
-		for _, x := range list {
-			s, isStr := x.(string)
-			if !isStr {
-				return o, invalid("%stypes must be a list of strings", where)
-			}
-			o.Types[s] = true
-		}
+		o.LinkType = &s
 	}
 	if v, ok := present(m, "direction"); ok {
 		s, _ := v.(string)
 		if s != "out" && s != "in" && s != "both" {
-			return o, invalid("%sdirection must be one of out, in, both", where)
+			return o, invalid("direction must be one of out, in, both")
 		}
 		o.Direction = s
 	}
 	return o, nil
+}
+
+func keysOf(m map[string]any) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	return out
 }
 
 func gbrainEdgesFromJSON(v any, where string) ([]GbrainEdge, error) {
@@ -82,23 +90,24 @@ func gbrainEdgesFromJSON(v any, where string) ([]GbrainEdge, error) {
 	return out, nil
 }
 
-// GbrainReached is one reached page (GBRAIN-11).
-type GbrainReached struct {
-	Page           string
-	Depth, Support int
+// GbrainPair is one (page, depth) pair the walk reaches (GBRAIN-12).
+type GbrainPair struct {
+	Page  string
+	Depth int
 }
 
-// GbrainTraverse is GBRAIN-11 and GBRAIN-12.
-func GbrainTraverse(edges []GbrainEdge, seeds []string, o GbrainWalk) []GbrainReached {
-	adj := map[string]map[string]bool{}
+// GbrainTraverse is GBRAIN-11, GBRAIN-12 and GBRAIN-41: every (last page, depth) of the paths
+// from each seed that never revisit a page of their own path, by depth, then page.
+func GbrainTraverse(edges []GbrainEdge, seeds []string, o GbrainTraverseOptions) []GbrainPair {
+	step := map[string]map[string]bool{}
 	add := func(a, b string) {
-		if adj[a] == nil {
-			adj[a] = map[string]bool{}
+		if step[a] == nil {
+			step[a] = map[string]bool{}
 		}
-		adj[a][b] = true
+		step[a][b] = true
 	}
 	for _, e := range edges {
-		if (o.Types != nil && !o.Types[e.Type]) || e.From == e.To {
+		if o.LinkType != nil && e.Type != *o.LinkType {
 			continue
 		}
 		if o.Direction != "in" {
@@ -108,51 +117,34 @@ func GbrainTraverse(edges []GbrainEdge, seeds []string, o GbrainWalk) []GbrainRe
 			add(e.To, e.From)
 		}
 	}
-	depth := map[string]int{}
-	support := map[string]int{}
-	for _, s := range seeds {
-		depth[s] = 0
-		support[s] = 0
-	}
-	level := SortStrings(seeds)
-	for d := 0; d < o.Depth; d++ {
-		var next []string
-		for _, page := range level {
-			var fresh []string
-			for n := range adj[page] {
-				if dn, ok := depth[n]; !ok || dn > d {
-					fresh = append(fresh, n)
-				}
-			}
-			sort.Strings(fresh)
-			if len(fresh) > o.Fanout {
-				fresh = fresh[:o.Fanout]
-			}
-			for _, n := range fresh {
-				if _, ok := depth[n]; !ok {
-					depth[n] = d + 1
-					support[n] = 0
-					next = append(next, n)
-				}
-				support[n]++
-			}
+	reached := map[GbrainPair]bool{}
+	var extend func(page string, d int, onPath map[string]bool)
+	extend = func(page string, d int, onPath map[string]bool) {
+		reached[GbrainPair{page, d}] = true
+		if d == o.Depth {
+			return
 		}
-		sort.Strings(next)
-		level = next
+		for next := range step[page] {
+			if onPath[next] {
+				continue
+			}
+			onPath[next] = true
+			extend(next, d+1, onPath)
+			delete(onPath, next)
+		}
 	}
-	out := make([]GbrainReached, 0, len(depth))
-	for p, d := range depth {
-		out = append(out, GbrainReached{p, d, support[p]})
+	for _, s := range seeds {
+		extend(s, 0, map[string]bool{s: true})
+	}
+	out := make([]GbrainPair, 0, len(reached))
+	for p := range reached {
+		out = append(out, p)
 	}
 	sort.Slice(out, func(i, j int) bool {
-		a, b := out[i], out[j]
-		if a.Depth != b.Depth {
-			return a.Depth < b.Depth
+		if out[i].Depth != out[j].Depth {
+			return out[i].Depth < out[j].Depth
 		}
-		if a.Support != b.Support {
-			return a.Support > b.Support
-		}
-		return a.Page < b.Page
+		return out[i].Page < out[j].Page
 	})
 	return out
 }

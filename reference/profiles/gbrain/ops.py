@@ -7,7 +7,7 @@ from typing import Any
 from reference.types import InvalidInput
 
 from .links import extract_links
-from .traverse import edges_from_json, traverse, walk_options
+from .traverse import edges_from_json, traverse, traverse_options
 
 JSON = dict[str, Any]
 
@@ -25,12 +25,12 @@ def op_extract_links(obj: JSON) -> JSON:
 
 
 def op_traverse(obj: JSON) -> JSON:
-    """GBRAIN-10..12: {edges, seeds, depth?, fanout?, types?, direction?} -> {results}."""
+    """GBRAIN-10..12, GBRAIN-41: {edges, seeds, depth?, linkType?, direction?} -> {results}."""
+    options = traverse_options(obj)
     edges = edges_from_json(obj.get("edges"), "edges")
     seeds = obj.get("seeds")
     if not isinstance(seeds, list) or not all(isinstance(s, str) and s for s in seeds):
         raise InvalidInput("seeds must be a list of non-empty strings")
     if len(set(seeds)) != len(seeds):
         raise InvalidInput("seeds must be distinct")
-    options = walk_options(obj, "")
-    return {"results": [r.to_json() for r in traverse(edges, seeds, options)]}
+    return {"results": traverse(edges, seeds, options)}

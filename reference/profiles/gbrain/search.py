@@ -16,10 +16,10 @@ from typing import Any
 from reference.rrf import DEFAULT_K, RankedList, contribution, fuse
 from reference.types import Candidate
 
+from .augment import adjacency, walk
 from .links import page_of_path
 from .routing import classify, intent_table
 from .search_input import Hit, Leg, SearchInput, Variant, parse_search
-from .traverse import adjacency, walk
 
 JSON = dict[str, Any]
 #: GBRAIN-25: seed 004's "RRF fusion -> top 30"; also the reranker's head (GBRAIN-36).
@@ -89,8 +89,8 @@ def fused_list(request: SearchInput, bypass: bool, trace: JSON) -> list[Item]:
 
 
 def augment(request: SearchInput, head: list[Item], intent: str, trace: JSON) -> list[Item]:
-    """GBRAIN-24, GBRAIN-34, GBRAIN-35: walk the stored edges from every page of the top 30
-    and add the reached pages that are not there, each scored w/(k + r)."""
+    """GBRAIN-24, GBRAIN-34, GBRAIN-35, GBRAIN-40: walk the stored edges from every page of the
+    top 30 and add the reached pages that are not there, each scored w/(k + r)."""
     first_doc: dict[str, Candidate] = {}
     for doc in request.documents:
         if not doc.path.startswith(request.exclude):

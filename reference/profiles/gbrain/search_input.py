@@ -11,8 +11,9 @@ from typing import Any
 from reference.data import SpecDataError, load_json
 from reference.types import Candidate, InvalidInput, candidates_from_json, whole_number
 
+from .augment import WalkOptions, walk_options
 from .links import Edge, page_of_path
-from .traverse import WalkOptions, edges_from_json, walk_options
+from .traverse import edges_from_json
 
 SOURCES_FILE = "profiles/gbrain/sources.json"
 LEG_NAMES = ("vector", "keyword")

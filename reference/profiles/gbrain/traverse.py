@@ -1,4 +1,5 @@
-"""Typed-edge traversal and its deterministic rank (spec/profiles/gbrain.md GBRAIN-10..12)."""
+"""`gbrain.traverse` as gbrain's code walks (spec/profiles/gbrain.md GBRAIN-10..12, GBRAIN-41):
+paths with their own visited sets, results the distinct (page, depth) pairs."""
 
 from __future__ import annotations
 
@@ -6,55 +7,45 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from reference.types import InvalidInput, optional, whole_number
+from reference.types import MAX_INTEGER, InvalidInput, optional, whole_number
 
 from .links import Edge
 
 DIRECTIONS = ("out", "in", "both")
-DEFAULT_DEPTH = 2
-DEFAULT_FANOUT = 10
+#: GBRAIN-11: `traverse_graph`'s `(p.depth || 5)` clamped to 1..10 (src/core/ops/links.ts).
+DEFAULT_DEPTH = 5
+MIN_DEPTH = 1
 MAX_DEPTH = 10
-MAX_FANOUT = 1000
+FIELDS = frozenset({"edges", "seeds", "depth", "linkType", "direction"})
 
 
 @dataclass(frozen=True)
-class WalkOptions:
-    """GBRAIN-10: depth, fan-out, allowed types (None = all) and direction."""
+class TraverseOptions:
+    """GBRAIN-11: the clamped depth, the one link type followed (None = every type), direction."""
 
     depth: int = DEFAULT_DEPTH
-    fanout: int = DEFAULT_FANOUT
-    types: frozenset[str] | None = None
-    direction: str = "both"
+    link_type: str | None = None
+    direction: str = "out"
 
 
-@dataclass(frozen=True)
-class Reached:
-    """One reached page: its id, the level it was reached at, and its support (GBRAIN-11)."""
-
-    page: str
-    depth: int
-    support: int
-
-    def to_json(self) -> dict[str, Any]:
-        return {"page": self.page, "depth": self.depth, "support": self.support}
+def clamp_depth(requested: int) -> int:
+    """GBRAIN-11: 0 is the default 5 (the code's `||`), then the code's clamp to 1..10."""
+    return max(MIN_DEPTH, min(requested or DEFAULT_DEPTH, MAX_DEPTH))
 
 
-def walk_options(obj: Mapping[str, Any], where: str) -> WalkOptions:
-    """GBRAIN-10, GBRAIN-34: validate depth, fanout, types, direction (OP-5 null = absent)."""
-    depth = whole_number(optional(obj, "depth", DEFAULT_DEPTH), f"{where}depth", 0, MAX_DEPTH)
-    fanout = whole_number(
-        optional(obj, "fanout", DEFAULT_FANOUT), f"{where}fanout", 1, MAX_FANOUT
-    )
-    raw_types = obj.get("types")
-    types: frozenset[str] | None = None
-    if raw_types is not None:
-        if not isinstance(raw_types, list) or not all(isinstance(t, str) for t in raw_types):
-            raise InvalidInput(f"{where}types must be a list of strings")
-        types = frozenset(raw_types)
-    direction = optional(obj, "direction", "both")
+def traverse_options(obj: Mapping[str, Any]) -> TraverseOptions:
+    """GBRAIN-10, GBRAIN-11: validate depth, linkType and direction (OP-5: null is absent)."""
+    unknown = sorted(set(obj) - FIELDS)
+    if unknown:
+        raise InvalidInput(f"unknown member {unknown[0]!r}")
+    depth = whole_number(optional(obj, "depth", 0), "depth", -MAX_INTEGER, MAX_INTEGER)
+    link_type = obj.get("linkType")
+    if link_type is not None and not isinstance(link_type, str):
+        raise InvalidInput("linkType must be a string")
+    direction = optional(obj, "direction", "out")
     if direction not in DIRECTIONS:
-        raise InvalidInput(f"{where}direction must be one of {list(DIRECTIONS)}")
-    return WalkOptions(depth, fanout, types, direction)
+        raise InvalidInput(f"direction must be one of {list(DIRECTIONS)}")
+    return TraverseOptions(clamp_depth(depth), link_type, direction)
 
 
 def edges_from_json(value: object, where: str) -> list[Edge]:
@@ -73,13 +64,11 @@ def edges_from_json(value: object, where: str) -> list[Edge]:
     return out
 
 
-def adjacency(edges: Iterable[Edge], options: WalkOptions) -> dict[str, set[str]]:
-    """GBRAIN-11: each page's neighbours over the allowed types and direction, no self loops."""
+def steps(edges: Iterable[Edge], options: TraverseOptions) -> dict[str, set[str]]:
+    """GBRAIN-11: the pages one followed edge leads to from each page (repeats count once)."""
     out: dict[str, set[str]] = {}
     for edge in edges:
-        if options.types is not None and edge.type not in options.types:
-            continue
-        if edge.source == edge.target:
+        if options.link_type is not None and edge.type != options.link_type:
             continue
         if options.direction in ("out", "both"):
             out.setdefault(edge.source, set()).add(edge.target)
@@ -88,30 +77,31 @@ def adjacency(edges: Iterable[Edge], options: WalkOptions) -> dict[str, set[str]
     return out
 
 
-def traverse(edges: Iterable[Edge], seeds: Sequence[str], options: WalkOptions) -> list[Reached]:
-    """GBRAIN-11, GBRAIN-12: level-by-level walk with fan-out, ranked by depth, support, id."""
-    return walk(adjacency(edges, options), seeds, options)
+def walk_paths(
+    step: Mapping[str, set[str]], seeds: Sequence[str], depth: int
+) -> set[tuple[str, int]]:
+    """GBRAIN-11, GBRAIN-41: every (last page, depth) of the paths from each seed that never
+    revisit a page of their own path."""
+    reached: set[tuple[str, int]] = set()
+
+    def extend(page: str, d: int, on_path: set[str]) -> None:
+        reached.add((page, d))
+        if d == depth:
+            return
+        for nxt in sorted(step.get(page, ())):
+            if nxt not in on_path:
+                on_path.add(nxt)
+                extend(nxt, d + 1, on_path)
+                on_path.remove(nxt)
+
+    for seed in seeds:
+        extend(seed, 0, {seed})
+    return reached
 
 
-def walk(
-    adjacent: Mapping[str, set[str]], seeds: Sequence[str], options: WalkOptions
-) -> list[Reached]:
-    """GBRAIN-11, GBRAIN-12 on a prebuilt adjacency (see `adjacency`)."""
-    depth_of = {seed: 0 for seed in seeds}
-    support = {seed: 0 for seed in seeds}
-    level = sorted(seeds)
-    for d in range(options.depth):
-        nxt: list[str] = []
-        for page in level:
-            fresh = sorted(
-                n for n in adjacent.get(page, ()) if n not in depth_of or depth_of[n] > d
-            )
-            for n in fresh[: options.fanout]:
-                if n not in depth_of:
-                    depth_of[n] = d + 1
-                    support[n] = 0
-                    nxt.append(n)
-                support[n] += 1
-        level = sorted(nxt)
-    ranked = sorted(depth_of, key=lambda p: (depth_of[p], -support[p], p))
-    return [Reached(p, depth_of[p], support[p]) for p in ranked]
+def traverse(
+    edges: Iterable[Edge], seeds: Sequence[str], options: TraverseOptions
+) -> list[dict[str, Any]]:
+    """GBRAIN-11, GBRAIN-12: the walk's distinct pairs by depth, then page by code point."""
+    pairs = walk_paths(steps(edges, options), seeds, options.depth)
+    return [{"page": p, "depth": d} for d, p in sorted((d, p) for p, d in pairs)]

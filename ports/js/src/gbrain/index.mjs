@@ -1,7 +1,7 @@
 // Profile gbrain (spec/profiles/gbrain.md): version and operations.
 import { invalid } from '../errors.mjs';
 import { extractLinks, linkTable } from './links.mjs';
-import { edgesFromJson, traverse, walkOptions } from './traverse.mjs';
+import { edgesFromJson, traverse, traverseOptions } from './traverse.mjs';
 import { intentTable } from './routing.mjs';
 import { opSearch, sources } from './search.mjs';
 
@@ -28,14 +28,15 @@ export const operations = {
   'gbrain.search'(input) {
     return opSearch(input);
   },
-  // GBRAIN-10..12
+  // GBRAIN-10..12, GBRAIN-41
   'gbrain.traverse'(input) {
+    const options = traverseOptions(input);
     const edges = edgesFromJson(input.edges, 'edges');
     const seeds = input.seeds;
     if (!Array.isArray(seeds) || !seeds.every((s) => typeof s === 'string' && s !== '')) {
       throw invalid('seeds must be a list of non-empty strings');
     }
     if (new Set(seeds).size !== seeds.length) throw invalid('seeds must be distinct');
-    return { results: traverse(edges, seeds, walkOptions(input, '')) };
+    return { results: traverse(edges, seeds, options) };
   },
 };

@@ -9,7 +9,8 @@ import { fuse } from '../rrf.mjs';
 import { candidate, isObject, wholeNumber } from '../validate.mjs';
 import { classify, intentTable } from './routing.mjs';
 import { extractLinks, pageOfPath } from './links.mjs';
-import { edgesFromJson, traverse, walkOptions } from './traverse.mjs';
+import { augmentWalk, walkOptions } from './augment.mjs';
+import { edgesFromJson } from './traverse.mjs';
 
 const K = 60;
 const TOP = 30; // GBRAIN-25
@@ -191,7 +192,7 @@ function fusedList(req, bypass, trace) {
   return fuse(lists, K).map((f) => ({ doc: f, score: f.score, source: 'fused' }));
 }
 
-// GBRAIN-24, GBRAIN-34, GBRAIN-35: walk the stored edges from the pages of the top 30.
+// GBRAIN-24, GBRAIN-34, GBRAIN-35, GBRAIN-40: walk the stored edges from the pages of the top 30.
 function augment(req, head, intent, trace) {
   const firstDoc = new Map();
   for (const d of req.documents) {
@@ -202,7 +203,7 @@ function augment(req, head, intent, trace) {
   const stored = req.edges.filter((e) => firstDoc.has(e.from) && firstDoc.has(e.to));
   const present = new Set(head.map((it) => pageKey(it.doc)));
   const seeds = [...present].filter((p) => firstDoc.has(p));
-  const reached = traverse(stored, seeds, req.walk);
+  const reached = augmentWalk(stored, seeds, req.walk);
   const weight = intent === 'entity' ? intentTable().entityGraphFactor : 1;
   const added = [];
   for (const r of reached) {

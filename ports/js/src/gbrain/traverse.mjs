@@ -1,26 +1,34 @@
-// Profile gbrain: typed-edge traversal and its rank (spec/profiles/gbrain.md GBRAIN-10..12).
+// Profile gbrain: gbrain.traverse as gbrain's code walks (spec/profiles/gbrain.md GBRAIN-10..12,
+// GBRAIN-41): paths with their own visited sets, results the distinct (page, depth) pairs.
 import { invalid } from '../errors.mjs';
 import { compareCodePoints } from '../text.mjs';
-import { isAbsent, isObject, wholeNumber } from '../validate.mjs';
+import { MAX_INTEGER, isAbsent, isObject, wholeNumber } from '../validate.mjs';
 
 const DIRECTIONS = ['out', 'in', 'both'];
+const FIELDS = new Set(['edges', 'seeds', 'depth', 'linkType', 'direction']);
 
-// GBRAIN-10 / GBRAIN-13: depth, fanout, types, direction (null = absent, OP-5).
-export function walkOptions(obj, where) {
-  const depth = isAbsent(obj.depth) ? 2 : wholeNumber(obj.depth, `${where}depth`, { min: 0, max: 10 });
-  const fanout = isAbsent(obj.fanout) ? 10 : wholeNumber(obj.fanout, `${where}fanout`, { min: 1, max: 1000 });
-  let types = null;
-  if (!isAbsent(obj.types)) {
-    if (!Array.isArray(obj.types) || !obj.types.every((x) => typeof x === 'string')) {
-      throw invalid(`${where}types must be a list of strings`);
-    }
-    types = new Set(obj.types);
-  }
-  const direction = isAbsent(obj.direction) ? 'both' : obj.direction;
-  if (!DIRECTIONS.includes(direction)) throw invalid(`${where}direction must be one of out, in, both`);
-  return { depth, fanout, types, direction };
+// GBRAIN-11: traverse_graph's (p.depth || 5), clamped to 1..10.
+export function clampDepth(requested) {
+  return Math.max(1, Math.min(requested || 5, 10));
 }
 
+// GBRAIN-10, GBRAIN-11: depth, linkType, direction (null = absent, OP-5); no other member.
+export function traverseOptions(obj) {
+  for (const key of Object.keys(obj)) {
+    if (!FIELDS.has(key)) throw invalid(`unknown member ${JSON.stringify(key)}`);
+  }
+  const depth = isAbsent(obj.depth) ? 0 : wholeNumber(obj.depth, 'depth', { min: -MAX_INTEGER, max: MAX_INTEGER });
+  let linkType = null;
+  if (!isAbsent(obj.linkType)) {
+    if (typeof obj.linkType !== 'string') throw invalid('linkType must be a string');
+    linkType = obj.linkType;
+  }
+  const direction = isAbsent(obj.direction) ? 'out' : obj.direction;
+  if (!DIRECTIONS.includes(direction)) throw invalid('direction must be one of out, in, both');
+  return { depth: clampDepth(depth), linkType, direction };
+}
+
+// GBRAIN-10: a list of {from, to, type} objects with non-empty strings.
 export function edgesFromJson(value, where) {
   if (!Array.isArray(value)) throw invalid(`${where} must be a list`);
   return value.map((e, i) => {
@@ -32,45 +40,41 @@ export function edgesFromJson(value, where) {
   });
 }
 
-// GBRAIN-11, GBRAIN-12
-export function traverse(edges, seeds, o) {
-  const adj = new Map();
+// GBRAIN-11: the pages one followed edge leads to from each page (repeats count once).
+function steps(edges, o) {
+  const step = new Map();
   const add = (a, b) => {
-    if (!adj.has(a)) adj.set(a, new Set());
-    adj.get(a).add(b);
+    if (!step.has(a)) step.set(a, new Set());
+    step.get(a).add(b);
   };
   for (const e of edges) {
-    if (o.types !== null && !o.types.has(e.type)) continue;
-    if (e.from === e.to) continue;
+    if (o.linkType !== null && e.type !== o.linkType) continue;
     if (o.direction !== 'in') add(e.from, e.to);
     if (o.direction !== 'out') add(e.to, e.from);
   }
-  const depthOf = new Map();
-  const support = new Map();
-  for (const s of seeds) {
-    depthOf.set(s, 0);
-    support.set(s, 0);
-  }
-  let level = [...seeds].sort(compareCodePoints);
-  for (let d = 0; d < o.depth; d++) {
-    const next = [];
-    for (const page of level) {
-      const fresh = [...(adj.get(page) ?? [])]
-        .filter((n) => !depthOf.has(n) || depthOf.get(n) > d)
-        .sort(compareCodePoints)
-        .slice(0, o.fanout);
-      for (const n of fresh) {
-        if (!depthOf.has(n)) {
-          depthOf.set(n, d + 1);
-          support.set(n, 0);
-          next.push(n);
-        }
-        support.set(n, support.get(n) + 1);
-      }
+  return step;
+}
+
+// GBRAIN-11, GBRAIN-12, GBRAIN-41: every (last page, depth) of the paths from each seed that
+// never revisit a page of their own path, by depth, then page by code point.
+export function traverse(edges, seeds, o) {
+  const step = steps(edges, o);
+  const reached = new Map(); // depth -> Set of pages
+  const extend = (page, d, onPath) => {
+    if (!reached.has(d)) reached.set(d, new Set());
+    reached.get(d).add(page);
+    if (d === o.depth) return;
+    for (const next of step.get(page) ?? []) {
+      if (onPath.has(next)) continue;
+      onPath.add(next);
+      extend(next, d + 1, onPath);
+      onPath.delete(next);
     }
-    level = next.sort(compareCodePoints);
+  };
+  for (const s of seeds) extend(s, 0, new Set([s]));
+  const out = [];
+  for (const d of [...reached.keys()].sort((a, b) => a - b)) {
+    for (const page of [...reached.get(d)].sort(compareCodePoints)) out.push({ page, depth: d });
   }
-  return [...depthOf.keys()]
-    .sort((a, b) => depthOf.get(a) - depthOf.get(b) || support.get(b) - support.get(a) || compareCodePoints(a, b))
-    .map((p) => ({ page: p, depth: depthOf.get(p), support: support.get(p) }));
+  return out;
 }
