@@ -105,23 +105,18 @@ def _scripted_fts5_whenever_chunks() -> None:
 
 
 @mutant(
-    "scripted-responses-not-cut",
+    "scripted-omitted-bm25-no-index",
     "BACKEND-36",
-    "a scripted response is returned whole, not cut to the first `limit` hits",
+    "an omitted `bm25` configures no index (invalid_input) instead of one with zero hits",
 )
-def _scripted_responses_not_cut() -> None:
+def _scripted_omitted_bm25() -> None:
     scripted = _mod("reference.backends.scripted")
-    original = scripted.ScriptedIndex.search_bm25
+    original = scripted._index
 
-    def search_bm25(self: Any, expression: str, limit: int) -> list[Candidate]:
-        key = self.key_of(expression)
-        if key is not None and key in self.responses:
-            self.calls.append(expression)
-            return list(self.responses[key])
-        result: list[Candidate] = original(self, expression, limit)
-        return result
+    def index(raw: Any, chunks: Any) -> Any:
+        return None if raw is None else original(raw, chunks)
 
-    set_attr(scripted.ScriptedIndex, "search_bm25", search_bm25)
+    swap(scripted, "_index", index)
 
 
 @mutant(

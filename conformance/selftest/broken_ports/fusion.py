@@ -489,41 +489,32 @@ def _unan_missing_leg() -> None:
 
 
 @mutant(
-    "unan-votes-on-raw-answers",
+    "unan-votes-with-initial-answer",
     "UNAN-1",
-    "the legs vote with the backends' raw answers, before a profile filters them and the leg is "
-    "cut to candidateK",
+    "the BM25 leg votes with its first backend answer (the initial search), not with the hits "
+    "of the rung that won the ladder",
 )
 def _unan_raw_answers() -> None:
     pipe = _mod("reference.pipeline")
-    raw: dict[tuple[str, tuple[str, ...]], list[str]] = {}
+    raw: dict[str, list[str]] = {}
     original_leg_search = pipe._Profiles.leg_search
     original_voters = pipe.unanimity_voters
     original_search = pipe.search
 
     def leg_search(self: Any, leg: str, candidate_k: int, ask: Any) -> Any:
-        answers: list[list[str]] = []
-
         def recording(n: int) -> Any:
             hits = ask(n)
-            answers.append([c.id for c in hits])
+            raw.setdefault(leg, [c.id for c in hits])
             return hits
 
-        inner = original_leg_search(self, leg, candidate_k, recording)
-
-        def run(limit: int) -> Any:
-            hits = inner(limit)
-            raw[(leg, tuple(c.id for c in hits))] = answers[-1]
-            return hits
-
-        return run
+        return original_leg_search(self, leg, candidate_k, recording)
 
     def voters(bm25: Any, vleg: Any) -> Any:
         found = original_voters(bm25, vleg)
         if found is None:
             return None
         return tuple(
-            raw.get((leg, tuple(ids)), ids)
+            raw.get(leg, ids)
             for leg, ids in zip(("bm25", "vector"), found, strict=True)
         )
 

@@ -254,30 +254,19 @@ def _trace_row_expression_null() -> None:
 
 
 @mutant(
-    "engram-pipeline-threshold-after-topk",
+    "pipe-vector-leg-embeds-unrewritten-query",
     "PIPE-11",
-    "the post-rerank removals run after the topK cut, so a removed item leaves a hole",
+    "the vector leg embeds the request's query as sent, not the query an extension rewrote",
 )
-def _engram_pipeline_threshold_after_topk() -> None:
+def _pipe_vector_unrewritten() -> None:
     pipe = _mod("reference.pipeline")
-    original = pipe._Profiles.after_rerank
+    text = _mod("reference.text")
+    original = pipe._run_vector_leg
 
-    def after_rerank(self: Any, query: str, items: Any, outcome: Any) -> Any:
-        top_k = LAST_TOP_K[0]
-        return original(self, query, list(items)[:top_k], outcome)
+    def run_vector_leg(req: Any, backends: Any, normalised: str, profiles: Any) -> Any:
+        return original(req, backends, text.normalise(req.query), profiles)
 
-    original_parse = pipe.parse_request
-
-    def parse_request(obj: Any) -> Any:
-        req = original_parse(obj)
-        LAST_TOP_K[0] = req.top_k
-        return req
-
-    set_attr(pipe._Profiles, "after_rerank", after_rerank)
-    swap(pipe, "parse_request", parse_request)
-
-
-LAST_TOP_K = [10]
+    swap(pipe, "_run_vector_leg", run_vector_leg)
 
 
 @mutant(
