@@ -251,13 +251,14 @@ class _Profiles:
         return {call.name: call.trace for _, call in self.calls}
 
 
-def every_leg_failed(errors: Sequence[dict[str, str] | None]) -> bool:
-    """PIPE-7, GRAPH-3: the errors of the legs that ran; True when there is one and all failed."""
-    return bool(errors) and all(error is not None for error in errors)
+def leg_errors_fail_call(bm25_ran: bool, errors: Sequence[dict[str, str] | None]) -> bool:
+    """PIPE-15: True when no BM25 leg ran and every leg that ran errored; a BM25 error is
+    recorded and answered, never raised (PIPE-7), and a graph error alone never fails (GRAPH-3)."""
+    return not bm25_ran and bool(errors) and all(error is not None for error in errors)
 
 
 def _run_listing_leg(search_fn: Search, candidate_k: int) -> _VectorLeg:
-    """PIPE-4, PIPE-7: one backend call for candidateK hits; an error is recorded, not raised."""
+    """PIPE-4, PIPE-15: one backend call for candidateK hits; an error is recorded, not raised."""
     leg = _VectorLeg(ran=True, skip=None)
     try:
         leg.hits = list(search_fn(candidate_k))[:candidate_k]
@@ -270,7 +271,7 @@ def _run_listing_leg(search_fn: Search, candidate_k: int) -> _VectorLeg:
 def _run_vector_leg(
     req: Request, backends: Backends, normalised: str, profiles: _Profiles
 ) -> _VectorLeg:
-    """PIPE-4, PIPE-7: embed the normalised query, ask for candidateK hits, record errors."""
+    """PIPE-4, PIPE-15: embed the normalised query, ask for candidateK hits, record errors."""
     embedder, vectors = backends.embedder, backends.vectors
     assert embedder is not None and vectors is not None
     ask = profiles.leg_search(
@@ -335,7 +336,7 @@ class _VariantRun:
     vleg: _VectorLeg
     gleg: _VectorLeg
     lists: list[RankedList]
-    #: PIPE-7: the errors of the legs that ran (None for a leg that ran without error).
+    #: PIPE-7, PIPE-15: the errors of the legs that ran (None for a leg without error).
     ran_errors: list[dict[str, str] | None]
     #: Stage 5's fused list F_i, set once every variant's legs ran and none failed the call.
     fused: list[Fused] = field(default_factory=list)
@@ -376,7 +377,7 @@ def _run_variant(
     timings: dict[str, float],
 ) -> _VariantRun:
     """PIPE-3 stages 1, 3 and 4 (and the graph leg) for one query variant, with the lists
-    stage 5 fuses (PIPE-12); fusion waits until every variant ran (PIPE-7 is checked first)."""
+    stage 5 fuses (PIPE-12); fusion waits until every variant ran (PIPE-15 is checked first)."""
     # 1. Query (DSL), after the profiles' rewrites (PIPE-11).
     query = profiles.rewrite_query(text, req.bm25_fanout)
     parsed = parse(query, req.aliases, req.stopword_list)
@@ -486,7 +487,7 @@ def search(
         _run_variant(req, backends, profiles, mode, graph, text, timings) for text in variants
     ]
     ran = [error for run in runs for error in run.ran_errors]
-    if every_leg_failed(ran):
+    if leg_errors_fail_call(any(run.bm25 is not None for run in runs), ran):
         message = "; ".join(e["message"] for e in ran if e is not None)
         raise IndexError_(f"every leg failed: {message}")
     fell_back = mode.fell_back_to_bm25 or (

@@ -168,12 +168,36 @@ def test_bm25_error_is_recorded_and_never_starts_the_ladder() -> None:
     assert trace["bm25"]["error"] == {"kind": "index_error", "message": "locked"}
 
 
-def test_every_leg_failing_fails_the_search() -> None:
-    """PIPE-7: with no working leg there is nothing honest to return."""
-    with pytest.raises(IndexError_):
-        search({"query": "kubernetes", "mode": "hybrid"},
-               Backends(index=FakeIndex(errors={'"kubernetes"': "locked"}),
-                        embedder=FakeEmbedder(), vectors=FakeVectors([], error="down")))
+def test_bm25_error_in_bm25_mode_answers_empty_with_the_error() -> None:
+    """PIPE-7: the anchor records errorStage bm25 and returns; the call does not fail."""
+    results, trace = run({"query": "kubernetes", "mode": "bm25"},
+                         Backends(index=FakeIndex(errors={'"kubernetes"': "locked"})))
+    assert results == []
+    assert trace["bm25"]["error"] == {"kind": "index_error", "message": "locked"}
+    assert [a["rung"] for a in trace["bm25"]["attempts"]] == ["initial"]
+
+
+def test_both_legs_failing_in_hybrid_answers_empty_with_both_errors() -> None:
+    """PIPE-7, PIPE-15: BM25 ran, so its error is recorded, not raised; the vector's too."""
+    results, trace = run({"query": "kubernetes", "mode": "hybrid"},
+                         Backends(index=FakeIndex(errors={'"kubernetes"': "locked"}),
+                                  embedder=FakeEmbedder(), vectors=FakeVectors([], error="down")))
+    assert results == [] and trace["fellBackToBM25"] is True
+    assert trace["bm25"]["error"] == {"kind": "index_error", "message": "locked"}
+    assert trace["vector"]["error"] == {"kind": "index_error", "message": "down"}
+
+
+@pytest.mark.parametrize("request_", [
+    {"query": "kubernetes", "mode": "semantic"},
+    {"query": "kubernetes", "mode": "hybrid", "weights": {"bm25": 0}},
+])
+def test_vector_error_without_a_bm25_leg_fails_the_search(request_: dict[str, Any]) -> None:
+    """PIPE-15: no BM25 leg ran and every leg that ran errored: index_error."""
+    index = CountingIndex()
+    with pytest.raises(IndexError_, match="down"):
+        search(request_, Backends(index=index, embedder=FakeEmbedder(),
+                                  vectors=FakeVectors([], error="down")))
+    assert index.calls == []
 
 
 def test_vector_error_in_hybrid_sets_fell_back_but_keeps_mode() -> None:
@@ -279,7 +303,7 @@ def test_zero_weight_leg_has_no_vote_so_the_reranker_runs(zero: str) -> None:
 
 
 def test_no_leg_running_is_an_empty_success() -> None:
-    """PIPE-8, PIPE-7: with both weights 0 nothing runs and nothing fails."""
+    """PIPE-8, PIPE-15: with both weights 0 nothing runs and nothing fails."""
     index = CountingIndex(errors={'"kubernetes"': "must not be called"})
     results, trace = run({"query": "kubernetes", "mode": "hybrid",
                           "weights": {"bm25": 0, "vector": 0}},

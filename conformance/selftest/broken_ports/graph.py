@@ -34,10 +34,10 @@ def _graph_fused_first() -> None:
 def _graph_error_fails() -> None:
     pipe = _mod("reference.pipeline")
 
-    def every_leg_failed(errors: Any) -> bool:
+    def leg_errors_fail_call(bm25_ran: bool, errors: Any) -> bool:
         return any(error is not None for error in errors)
 
-    swap(pipe, "every_leg_failed", every_leg_failed)
+    swap(pipe, "leg_errors_fail_call", leg_errors_fail_call)
 
 
 @mutant(

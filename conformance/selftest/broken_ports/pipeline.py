@@ -97,7 +97,7 @@ def _pipe_query_utf16() -> None:
 
 @mutant(
     "pipe-vector-error-fails-search",
-    "PIPE-7",
+    "PIPE-15",
     "a vector leg error fails the whole search even when BM25 answered",
 )
 def _pipe_vector_error() -> None:
@@ -111,6 +111,29 @@ def _pipe_vector_error() -> None:
         return leg
 
     set_attr(pipe, "_run_vector_leg", run_vector_leg)
+
+
+@mutant(
+    "bm25-leg-error-fails-call",
+    "PIPE-7",
+    "the 3.x reading: index_error when every leg that ran errored, although BM25 ran and erred",
+)
+def _bm25_error_fails_call() -> None:
+    pipe = _mod("reference.pipeline")
+
+    def leg_errors_fail_call(bm25_ran: bool, errors: Sequence[Any]) -> bool:
+        return bool(errors) and all(error is not None for error in errors)
+
+    swap(pipe, "leg_errors_fail_call", leg_errors_fail_call)
+
+
+@mutant(
+    "semantic-vector-error-answers-empty",
+    "PIPE-15",
+    "a call whose only legs erred answers results: [] even though BM25 did not run",
+)
+def _semantic_vector_error_empty() -> None:
+    swap(_mod("reference.pipeline"), "leg_errors_fail_call", lambda bm25_ran, errors: False)
 
 
 @mutant(

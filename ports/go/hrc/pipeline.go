@@ -360,7 +360,7 @@ type variantRun struct {
 	vErr              map[string]any
 	bmTrace, vTrace   map[string]any
 	gTrace            map[string]any
-	// ranErrs are the errors of the legs that ran, nil for a leg without error (PIPE-7).
+	// ranErrs are the errors of the legs that ran, nil for a leg without error (PIPE-7, PIPE-15).
 	ranErrs []map[string]any
 	lists   []RankedList
 	fl      []any
@@ -384,7 +384,7 @@ type variantCtx struct {
 }
 
 // runVariant is PIPE-3 stages 1, 3 and 4 (and the graph leg) for one query variant, with the
-// lists stage 5 fuses (PIPE-12); fusion waits until every variant ran (PIPE-7 is checked first).
+// lists stage 5 fuses (PIPE-12); fusion waits until every variant ran (PIPE-15 is checked first).
 func runVariant(text string, c variantCtx) (*variantRun, error) {
 	r, b, run := c.r, c.b, c.run
 	v := &variantRun{text: text}
@@ -551,10 +551,15 @@ func Search(r *Request, b Backends) (map[string]any, error) {
 		}
 		runs = append(runs, v)
 	}
-	// PIPE-7, PIPE-12: fail when every leg that ran, of every variant, errored.
+	// PIPE-7, PIPE-15, PIPE-12: a BM25 error never fails the call; without a BM25 leg in any
+	// variant, the call fails when every leg that ran, of every variant, errored.
 	var msgs []string
 	ran, failed := 0, 0
+	bm25Ran := false
 	for _, v := range runs {
+		if v.bSkip == "" {
+			bm25Ran = true
+		}
 		for _, e := range v.ranErrs {
 			ran++
 			if e != nil {
@@ -566,7 +571,7 @@ func Search(r *Request, b Backends) (map[string]any, error) {
 			fell = true // MODE-6
 		}
 	}
-	if ran > 0 && failed == ran {
+	if !bm25Ran && ran > 0 && failed == ran {
 		return nil, &OpError{"index_error", "every leg failed: " + strings.Join(msgs, "; ")}
 	}
 	fl, fused := mergeVariants(runs, r.K)

@@ -140,7 +140,7 @@ export function variantList(query, profiles) {
 }
 
 // PIPE-3 stages 1, 3 and 4 (and the graph leg) for one query variant, with the lists stage 5
-// fuses (PIPE-12); fusion waits until every variant ran (PIPE-7 is checked first).
+// fuses (PIPE-12); fusion waits until every variant ran (PIPE-15 is checked first).
 function runVariant(text, ctx) {
   const { req, aliasTable, stopwordList, profiles, backends, effective, graphBackend } = ctx;
   // 1. parse and compile, after the profiles' rewrites (PIPE-11)
@@ -265,7 +265,8 @@ const listsJson = (lists) => lists.map((l) => ({ name: l.name, weight: l.weight,
 
 /**
  * backends: {index, embedder, vector, reranker} (see backends/scripted.mjs and backends/corpus.mjs).
- * Returns {results, trace}; throws HrcError for invalid input or when every leg errored.
+ * Returns {results, trace}; throws HrcError for invalid input, or when no BM25 leg ran and
+ * every leg that ran errored (PIPE-15; a BM25 error is recorded and answered, PIPE-7).
  */
 export function search(request, backends) {
   const t0 = performance.now();
@@ -280,9 +281,11 @@ export function search(request, backends) {
   const ctx = { req, aliasTable, stopwordList, profiles, backends, effective, graphBackend };
   const runs = variants.map((text) => runVariant(text, ctx));
 
-  // PIPE-7, PIPE-12: fail only when every leg that ran, of every variant, errored.
+  // PIPE-7, PIPE-15, PIPE-12: a BM25 error never fails the call; without a BM25 leg in any
+  // variant, the call fails when every leg that ran, of every variant, errored.
   const ranLegs = runs.flatMap((run) => run.ranLegs);
-  if (ranLegs.length > 0 && ranLegs.every((l) => l.error !== null)) {
+  const bm25Ran = runs.some((run) => run.bm25Runs);
+  if (!bm25Ran && ranLegs.length > 0 && ranLegs.every((l) => l.error !== null)) {
     throw new HrcError('index_error', ranLegs.map((l) => l.error.message).join('; '));
   }
   // MODE-6: any variant's vector error in hybrid.
