@@ -10,8 +10,7 @@ import pytest
 from reference.data import data_path
 from reference.profiles import discover
 from reference.profiles.gbrain import VERSION
-from reference.profiles.gbrain.augment import WalkOptions, walk
-from reference.profiles.gbrain.augment import adjacency as augment_adjacency
+from reference.profiles.gbrain.augment import WalkOptions, walk, walk_options
 from reference.profiles.gbrain.links import Edge, blank_line, code_lines, extract_links, target_page
 from reference.profiles.gbrain.ops import op_extract_links, op_traverse
 from reference.profiles.gbrain.table import link_table
@@ -172,21 +171,35 @@ def test_each_seed_walks_its_own_paths() -> None:
     assert got == [("a", 0), ("b", 0), ("b", 1), ("c", 1), ("c", 2)]
 
 
-def test_augment_walk_fanout_and_support() -> None:
-    """GBRAIN-40 The augment's level walk: fan-out by code point, support counts the takers."""
-    e = [Edge("a", "b", "t"), Edge("a", "c", "t"), Edge("b", "d", "t"), Edge("c", "d", "t")]
-    options = WalkOptions(fanout=1)
-    reached = walk(augment_adjacency(e, options), ["a"], options)
-    got = [(r.page, r.depth, r.support) for r in reached]
-    assert got == [("a", 0, 0), ("b", 1, 1), ("d", 2, 1)]
+def test_augment_walk_hop_then_edge_types() -> None:
+    """GBRAIN-40 relationalFanout's order: hop, then distinct entering edge types descending,
+    then id; seeds appear only when another seed's path reaches them."""
+    e = [Edge("a", "m", "t"), Edge("a", "z", "t"), Edge("a", "z", "u"), Edge("b", "q", "t")]
+    got = [(r.page, r.hop, r.edge_types) for r in walk(e, ["a"], WalkOptions(), 50)]
+    assert got == [("z", 1, 2), ("m", 1, 1)]
+    got = [r.page for r in walk([Edge("a", "b", "t")], ["a", "b"], WalkOptions(), 50)]
+    assert got == ["a", "b"]
 
 
-def test_augment_walk_rank_depth_support_id() -> None:
-    """GBRAIN-40 Depth ascending, support descending, id by code point; both ways, depth 2."""
-    e = [Edge("a", "z", "t"), Edge("b", "z", "t"), Edge("a", "m", "t"), Edge("q", "a", "t")]
-    options = WalkOptions(depth=1)
-    got = [r.page for r in walk(augment_adjacency(e, options), ["b", "a"], options)]
-    assert got == ["a", "b", "z", "m", "q"]
+def test_augment_walk_options_clamp_and_cut() -> None:
+    """GBRAIN-40 depth 2 clamped to 1..3, [] is every type, fanout is gone; the list is cut at
+    the limit (at most 200)."""
+    assert [walk_options({"depth": d}, "").depth for d in (None, 0, -9, 3, 99)] == [2, 1, 1, 3, 3]
+    assert walk_options({"types": []}, "").types is None
+    chain = [Edge(f"p{i}", f"p{i + 1}", "t") for i in range(6)]
+    assert [r.page for r in walk(chain, ["p0"], WalkOptions(depth=3), 50)] == ["p1", "p2", "p3"]
+    star = [Edge("s", f"n{i:03}", "t") for i in range(250)]
+    assert len(walk(star, ["s"], WalkOptions(), 1000)) == 200
+    assert len(walk(star, ["s"], WalkOptions(), 2)) == 2
+    with pytest.raises(InvalidInput):
+        _search(fanout=10)
+
+
+def test_augment_off_in_conservative() -> None:
+    """GBRAIN-39 The conservative bundle has no graph augment; the graph option overrides."""
+    assert _search(bundle="conservative")["trace"]["graph"] == {
+        "seeds": 0, "reached": 0, "added": []}
+    assert _search(bundle="conservative", graph=True)["trace"]["bundle"]["graph"] is True
 
 
 def test_indexer_keeps_edges_with_the_chunks(tmp_path: Any) -> None:

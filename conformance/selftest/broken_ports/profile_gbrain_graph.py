@@ -1,5 +1,5 @@
 """Broken ports of profile gbrain: `gbrain.traverse` (spec/profiles/gbrain.md GBRAIN-10..12,
-GBRAIN-41) and the augment's level walk (GBRAIN-40), registered on import."""
+GBRAIN-41) and the augment's walk, gbrain's relationalFanout (GBRAIN-40), registered on import."""
 
 from __future__ import annotations
 
@@ -215,43 +215,99 @@ def _augment_depth_five() -> None:
     swap(augment, "walk_options", walk_options)
 
 
-@mutant(
-    "gbrain-fanout-before-exclusion",
-    "GBRAIN-40",
-    "fan-out takes the first neighbours before dropping pages already reached",
-)
-def _gbrain_fanout() -> None:
+def _reached(augment: ModuleType, hop: dict[str, int], types: dict[str, set[str]],
+             order: Any, limit: int) -> list[Any]:
+    ranked = sorted(hop, key=order)[: max(1, min(limit, augment.MAX_REACHED))]
+    return [augment.Reached(p, hop[p], len(types[p])) for p in ranked]
+
+
+@mutant("gbrain-augment-depth-unclamped", "GBRAIN-40",
+        "the depth is taken as given (3.0.0's 0..10), not clamped to the code's 1..3")
+def _augment_unclamped() -> None:
+    augment = _gbrain("augment")
+    original = augment.walk_options
+
+    def walk_options(obj: Any, where: str) -> Any:
+        opts = original(obj, where)
+        depth = obj.get("depth")
+        return opts if depth is None else replace(opts, depth=max(0, int(depth)))
+
+    swap(augment, "walk_options", walk_options)
+
+
+@mutant("gbrain-augment-empty-types-follow-none", "GBRAIN-40",
+        "types [] follows no edge (3.0.0), not every edge as the code's empty list does")
+def _augment_empty_types() -> None:
+    augment = _gbrain("augment")
+    original = augment.walk_options
+
+    def walk_options(obj: Any, where: str) -> Any:
+        opts = original(obj, where)
+        return replace(opts, types=frozenset({"\u0000none"})) if obj.get("types") == [] else opts
+
+    swap(augment, "walk_options", walk_options)
+
+
+@mutant("gbrain-augment-global-visited", "GBRAIN-40",
+        "one visited set for the whole walk: a page is entered once, by its first edge only")
+def _augment_global_visited() -> None:
     augment = _gbrain("augment")
 
-    def walk(adjacent: Any, seeds: Any, options: Any) -> Any:
-        depth_of = {seed: 0 for seed in seeds}
-        support = {seed: 0 for seed in seeds}
+    def walk(edges: Any, seeds: Any, options: Any, limit: int) -> Any:
+        step = augment.steps(edges, options)
+        hop: dict[str, int] = {}
+        types: dict[str, set[str]] = {}
+        seen = set(seeds)
         level = sorted(seeds)
         for d in range(options.depth):
             nxt: list[str] = []
             for page in level:
-                for n in sorted(adjacent.get(page, ()))[: options.fanout]:
-                    if n in depth_of and depth_of[n] <= d:
-                        continue
-                    if n not in depth_of:
-                        depth_of[n] = d + 1
-                        support[n] = 0
+                for n, kind in sorted(step.get(page, ())):
+                    if n not in seen:
+                        seen.add(n)
+                        hop[n] = d + 1
+                        types[n] = {kind}
                         nxt.append(n)
-                    support[n] += 1
-            level = sorted(nxt)
-        ranked = sorted(depth_of, key=lambda p: (depth_of[p], -support[p], p))
-        return [augment.Reached(p, depth_of[p], support[p]) for p in ranked]
+            level = nxt
+        return _reached(augment, hop, types, lambda p: (hop[p], -len(types[p]), p), limit)
 
     swap(augment, "walk", walk)
 
 
-@mutant("gbrain-rank-ignores-support", "GBRAIN-40",
-        "the augment's reached pages rank by depth, then id only")
-def _gbrain_rank() -> None:
+@mutant("gbrain-augment-rank-by-support", "GBRAIN-40",
+        "pages of one hop rank by how many pages they are entered from (3.0.0's support)")
+def _augment_support() -> None:
     augment = _gbrain("augment")
     original = augment.walk
 
-    def walk(adjacent: Any, seeds: Any, options: Any) -> Any:
-        return sorted(original(adjacent, seeds, options), key=lambda r: (r.depth, r.page))
+    def walk(edges: Any, seeds: Any, options: Any, limit: int) -> Any:
+        full = original(edges, seeds, options, 10**6)
+        step = augment.steps(edges, options)
+        support = Counter(n for q in {r.page for r in full} | set(seeds)
+                          for n in {n for n, _ in step.get(q, ())})
+        ranked = sorted(full, key=lambda r: (r.hop, -support[r.page], r.page))
+        return ranked[: max(1, min(limit, augment.MAX_REACHED))]
 
     swap(augment, "walk", walk)
+
+
+@mutant("gbrain-augment-rank-ignores-edge-types", "GBRAIN-40",
+        "the walk's pages rank by hop, then id only, not by their count of edge types")
+def _augment_rank() -> None:
+    augment = _gbrain("augment")
+    original = augment.walk
+
+    def walk(edges: Any, seeds: Any, options: Any, limit: int) -> Any:
+        full = sorted(original(edges, seeds, options, 10**6), key=lambda r: (r.hop, r.page))
+        return full[: max(1, min(limit, augment.MAX_REACHED))]
+
+    swap(augment, "walk", walk)
+
+
+@mutant("gbrain-augment-walk-uncut", "GBRAIN-40",
+        "the walk's list is not cut to the call's limit (the code's LIMIT)")
+def _augment_uncut() -> None:
+    augment = _gbrain("augment")
+    original = augment.walk
+    swap(augment, "walk", lambda edges, seeds, options, limit: original(edges, seeds, options,
+                                                                        augment.MAX_REACHED))

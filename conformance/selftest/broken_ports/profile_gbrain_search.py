@@ -74,27 +74,90 @@ def _temporal_boost() -> None:
 def _unstored() -> None:
     mod = _search()
     walker = _mod("reference.profiles.gbrain.augment")
+    original = mod.augment
 
     def augment(request: Any, head: list[Any], intent: str, trace: dict[str, Any]) -> list[Any]:
+        if not request.graph:
+            out: list[Any] = original(request, head, intent, trace)
+            return out
         first: dict[str, Any] = {}
         for doc in request.documents:
             if not doc.path.startswith(request.exclude):
                 first.setdefault(mod.page_key(doc), doc)
-        present = {mod.page_key(item.doc) for item in head}
-        seeds = sorted(present & set(first))
-        reached = walker.walk(walker.adjacency(request.edges, request.walk), seeds,
-                              request.walk)
+        seeds = sorted({mod.page_key(item.doc) for item in head} & set(first))
+        reached = walker.walk(request.edges, seeds, request.walk, request.limit)
+        fused_ids = {item.doc.id for item in head}
+        w = mod.intent_table().entity_graph_factor if intent == "entity" else 1.0
+        raised: dict[str, float] = {}
         added: list[Any] = []
-        for r in reached:
-            if r.page not in present and r.page in first:
-                added.append(mod.Item(first[r.page], 1 / (61 + len(added)), "graph"))
-        trace["graph"] = {"seeds": len(seeds), "reached": len(reached),
+        for rank, r in enumerate(reached):
+            doc = first.get(r.page)
+            if doc is None:
+                continue
+            if doc.id in fused_ids:
+                raised[doc.id] = w / (61 + rank)
+            else:
+                added.append(mod.Item(doc, w / (61 + rank), "graph"))
+        pages = set(seeds) | {r.page for r in reached}
+        trace["graph"] = {"seeds": len(seeds), "reached": len(pages),
                           "added": [item.doc.id for item in added]}
-        keyed = [(-i.score, 0, n, i) for n, i in enumerate(head)]
-        keyed += [(-i.score, 1, n, i) for n, i in enumerate(added)]
+        out = [replace(i, score=i.score + raised.get(i.doc.id, 0.0)) for i in head] + added
+        keyed = [(-i.score, i.source != "fused", n, i) for n, i in enumerate(out)]
         return [t[3] for t in sorted(keyed, key=lambda t: t[:3])]
 
     swap(mod, "augment", augment)
+
+
+@mutant("gbrain-augment-fused-not-raised", "GBRAIN-40",
+        "the 3.0.0 reading: a reached page of the top 30 keeps its fused score")
+def _not_raised() -> None:
+    mod = _search()
+    original = mod.augment
+
+    def augment(request: Any, head: list[Any], intent: str, trace: dict[str, Any]) -> list[Any]:
+        scores = {item.doc.id: item.score for item in head}
+        out = [replace(i, score=scores[i.doc.id]) if i.source == "fused" else i
+               for i in original(request, head, intent, trace)]
+        keyed = [(-i.score, i.source != "fused", n, i) for n, i in enumerate(out)]
+        return [t[3] for t in sorted(keyed, key=lambda t: t[:3])]
+
+    swap(mod, "augment", augment)
+
+
+@mutant("gbrain-augment-added-counted-apart", "GBRAIN-40",
+        "the 3.0.0 reading: the j-th added page scores w/(61 + j), fused pages uncounted")
+def _counted_apart() -> None:
+    mod = _search()
+    original = mod.augment
+
+    def augment(request: Any, head: list[Any], intent: str, trace: dict[str, Any]) -> list[Any]:
+        out = original(request, head, intent, trace)
+        weight = 2.0 if intent == "entity" else 1.0
+        added = [i for i in out if i.source == "graph"]
+        order = {i.doc.id: j for j, i in enumerate(
+            sorted(added, key=lambda i: -i.score))}
+        out = [replace(i, score=weight / (61 + order[i.doc.id])) if i.source == "graph" else i
+               for i in out]
+        keyed = [(-i.score, i.source != "fused", n, i) for n, i in enumerate(out)]
+        return [t[3] for t in sorted(keyed, key=lambda t: t[:3])]
+
+    swap(mod, "augment", augment)
+
+
+@mutant("gbrain-augment-accepts-fanout", "GBRAIN-28",
+        "the 3.0.0 member fanout is still accepted (and ignored)")
+def _accepts_fanout() -> None:
+    mod = _input()
+    swap(mod, "FIELDS", mod.FIELDS | {"fanout"})
+
+
+@mutant("gbrain-graph-always-on", "GBRAIN-39",
+        "the augment runs in every bundle and the graph option is ignored")
+def _graph_always_on() -> None:
+    mod = _search()
+    original = mod.augment
+    swap(mod, "augment", lambda request, head, intent, trace: original(
+        replace(request, graph=True), head, intent, trace))
 
 
 @mutant("gbrain-no-top-30-cut", "GBRAIN-25", "the fused list is not cut to 30 before the augment")

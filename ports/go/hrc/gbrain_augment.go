@@ -1,52 +1,45 @@
 package hrc
 
-// Profile gbrain: the graph augment's level walk of gbrain.search (spec/profiles/gbrain.md
-// GBRAIN-40, decision G1), with fan-out and support; not gbrain.traverse's walk (GBRAIN-11).
+// Profile gbrain: the graph augment's walk of gbrain.search (spec/profiles/gbrain.md GBRAIN-40):
+// gbrain's relationalFanout, paths with their own visited sets, ranked by hop then edge types.
 
 import "sort"
 
+// gbrainMaxReached is GBRAIN-40: relationalFanout's limit is clamped to 1..200.
+const gbrainMaxReached = 200
+
 // GbrainWalk holds GBRAIN-40's options; types nil means every type.
 type GbrainWalk struct {
-	Depth, Fanout int
-	Types         map[string]bool
-	Direction     string
+	Depth     int
+	Types     map[string]bool
+	Direction string
 }
 
-// gbrainWalkOptions validates depth, fanout, types and direction (OP-5: null is absent).
+// gbrainWalkOptions validates depth (clamped 1..3), types ([] = every type) and direction.
 func gbrainWalkOptions(m map[string]any, where string) (GbrainWalk, error) {
-	o := GbrainWalk{Depth: 2, Fanout: 10, Direction: "both"}
+	o := GbrainWalk{Depth: 2, Direction: "both"}
 	if v, ok := present(m, "depth"); ok {
-		n, err := asInt(v, where+"depth", 0)
+		n, err := asInt(v, where+"depth", -maxInt)
 		if err != nil {
 			return o, err
 		}
-		if n > 10 {
-			return o, invalid("%sdepth must be <= 10", where)
-		}
-		o.Depth = int(n)
-	}
-	if v, ok := present(m, "fanout"); ok {
-		n, err := asInt(v, where+"fanout", 1)
-		if err != nil {
-			return o, err
-		}
-		if n > 1000 {
-			return o, invalid("%sfanout must be <= 1000", where)
-		}
-		o.Fanout = int(n)
+		o.Depth = int(min(max(n, 1), 3))
 	}
 	if v, ok := present(m, "types"); ok {
 		list, isList := v.([]any)
 		if !isList {
 			return o, invalid("%stypes must be a list of strings", where)
 		}
-		o.Types = map[string]bool{}
+		types := map[string]bool{}
 		for _, x := range list {
 			s, isStr := x.(string)
 			if !isStr {
 				return o, invalid("%stypes must be a list of strings", where)
 			}
-			o.Types[s] = true
+			types[s] = true
+		}
+		if len(types) > 0 {
+			o.Types = types
 		}
 	}
 	if v, ok := present(m, "direction"); ok {
@@ -59,77 +52,78 @@ func gbrainWalkOptions(m map[string]any, where string) (GbrainWalk, error) {
 	return o, nil
 }
 
-// GbrainReached is one page the augment reached (GBRAIN-40).
+// GbrainReached is one page of the augment's walk list (GBRAIN-40).
 type GbrainReached struct {
 	Page           string
-	Depth, Support int
+	Hop, EdgeTypes int
 }
 
-// GbrainAugmentWalk is GBRAIN-40: level by level with fan-out; depth, support descending, id.
-func GbrainAugmentWalk(edges []GbrainEdge, seeds []string, o GbrainWalk) []GbrainReached {
-	adj := map[string]map[string]bool{}
-	add := func(a, b string) {
-		if adj[a] == nil {
-			adj[a] = map[string]bool{}
+type gbrainStep struct{ page, kind string }
+
+// GbrainAugmentWalk is GBRAIN-40: pages reached at depth 1..Depth on paths that never revisit a
+// page; hop, distinct entering edge types descending, id; the first limit (at most 200).
+func GbrainAugmentWalk(edges []GbrainEdge, seeds []string, o GbrainWalk, limit int64) []GbrainReached {
+	step := map[string]map[gbrainStep]bool{}
+	add := func(a string, s gbrainStep) {
+		if step[a] == nil {
+			step[a] = map[gbrainStep]bool{}
 		}
-		adj[a][b] = true
+		step[a][s] = true
 	}
 	for _, e := range edges {
-		if (o.Types != nil && !o.Types[e.Type]) || e.From == e.To {
+		if o.Types != nil && !o.Types[e.Type] {
 			continue
 		}
 		if o.Direction != "in" {
-			add(e.From, e.To)
+			add(e.From, gbrainStep{e.To, e.Type})
 		}
 		if o.Direction != "out" {
-			add(e.To, e.From)
+			add(e.To, gbrainStep{e.From, e.Type})
 		}
 	}
-	depth := map[string]int{}
-	support := map[string]int{}
-	for _, s := range seeds {
-		depth[s] = 0
-		support[s] = 0
-	}
-	level := SortStrings(seeds)
-	for d := 0; d < o.Depth; d++ {
-		var next []string
-		for _, page := range level {
-			var fresh []string
-			for n := range adj[page] {
-				if dn, ok := depth[n]; !ok || dn > d {
-					fresh = append(fresh, n)
-				}
-			}
-			sort.Strings(fresh)
-			if len(fresh) > o.Fanout {
-				fresh = fresh[:o.Fanout]
-			}
-			for _, n := range fresh {
-				if _, ok := depth[n]; !ok {
-					depth[n] = d + 1
-					support[n] = 0
-					next = append(next, n)
-				}
-				support[n]++
-			}
+	hop := map[string]int{}
+	entered := map[string]map[string]bool{}
+	var extend func(page string, d int, onPath map[string]bool)
+	extend = func(page string, d int, onPath map[string]bool) {
+		if d == o.Depth {
+			return
 		}
-		sort.Strings(next)
-		level = next
+		for s := range step[page] {
+			if onPath[s.page] {
+				continue
+			}
+			if h, ok := hop[s.page]; !ok || d+1 < h {
+				hop[s.page] = d + 1
+			}
+			if entered[s.page] == nil {
+				entered[s.page] = map[string]bool{}
+			}
+			entered[s.page][s.kind] = true
+			onPath[s.page] = true
+			extend(s.page, d+1, onPath)
+			delete(onPath, s.page)
+		}
 	}
-	out := make([]GbrainReached, 0, len(depth))
-	for p, d := range depth {
-		out = append(out, GbrainReached{p, d, support[p]})
+	for _, seed := range seeds {
+		extend(seed, 0, map[string]bool{seed: true})
+	}
+	out := make([]GbrainReached, 0, len(hop))
+	for p, h := range hop {
+		out = append(out, GbrainReached{p, h, len(entered[p])})
 	}
 	sort.Slice(out, func(i, j int) bool {
 		a, b := out[i], out[j]
-		if a.Depth != b.Depth {
-			return a.Depth < b.Depth
+		if a.Hop != b.Hop {
+			return a.Hop < b.Hop
 		}
-		if a.Support != b.Support {
-			return a.Support > b.Support
+		if a.EdgeTypes != b.EdgeTypes {
+			return a.EdgeTypes > b.EdgeTypes
 		}
 		return a.Page < b.Page
 	})
+	cut := int(min(max(limit, 1), gbrainMaxReached))
+	if len(out) > cut {
+		out = out[:cut]
+	}
 	return out
 }

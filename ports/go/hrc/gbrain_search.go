@@ -24,19 +24,20 @@ var gbrainLegNames = []string{"vector", "keyword"}
 
 var gbrainFields = map[string]bool{"query": true, "documents": true, "legs": true, "variants": true,
 	"edges": true, "rerank": true, "exclude": true, "boost": true, "dedup": true, "tokenBudget": true,
-	"bundle": true, "expansion": true, "reranker": true, "limit": true, "depth": true, "fanout": true,
+	"bundle": true, "expansion": true, "reranker": true, "limit": true, "graph": true, "depth": true,
 	"types": true, "direction": true}
 
 // gbrainBundle is GBRAIN-39: garrytan/gbrain src/core/search/mode.ts (budget 0 = none).
 type gbrainBundle struct {
 	expansion, reranker bool
 	budget, limit       int64
+	graph               bool
 }
 
 var gbrainBundles = map[string]gbrainBundle{
-	"conservative": {false, false, 4000, 10},
-	"balanced":     {false, true, 12000, 25},
-	"tokenmax":     {true, true, 0, 50},
+	"conservative": {false, false, 4000, 10, false},
+	"balanced":     {false, true, 12000, 25, true},
+	"tokenmax":     {true, true, 0, 50, true},
 }
 
 const gbrainDefaultBundle = "balanced"
@@ -111,6 +112,7 @@ type gbrainRequest struct {
 	bundle              string
 	expansion, reranker bool
 	budget, limit       int64
+	graph               bool
 	walk                GbrainWalk
 }
 
@@ -200,8 +202,13 @@ func gbrainHybrid(r *gbrainRequest, v gbrainVariant, bypass bool, trace map[stri
 	return gbrainFusedItems(lists)
 }
 
-// gbrainAugment is GBRAIN-24, GBRAIN-34, GBRAIN-35.
+// gbrainAugment is GBRAIN-24, GBRAIN-34, GBRAIN-35: the walk's list is one more ranked list,
+// w/(k + 1 + r) to each reached page's first document (raised if fused, else added).
 func gbrainAugment(r *gbrainRequest, head []gbrainItem, intent string, trace map[string]any) []gbrainItem {
+	if !r.graph {
+		trace["graph"] = map[string]any{"seeds": 0, "reached": 0, "added": []any{}}
+		return head
+	}
 	first := map[string]Candidate{}
 	for _, d := range r.documents {
 		if r.excluded(d.Path) {
@@ -231,23 +238,42 @@ func gbrainAugment(r *gbrainRequest, head []gbrainItem, intent string, trace map
 			seeds = append(seeds, key)
 		}
 	}
-	reached := GbrainAugmentWalk(stored, seeds, r.walk)
+	reached := GbrainAugmentWalk(stored, seeds, r.walk, r.limit)
 	weight := 1.0
 	if intent == "entity" {
 		weight = gbrainEntityFactor
 	}
+	fusedIDs := map[string]bool{}
+	for _, it := range head {
+		fusedIDs[it.doc.ID] = true
+	}
+	raised := map[string]float64{}
 	added := []gbrainItem{}
 	ids := []any{}
-	for _, rc := range reached {
-		if present[rc.Page] {
+	pages := map[string]bool{}
+	for _, s := range seeds {
+		pages[s] = true
+	}
+	for rank, rc := range reached {
+		pages[rc.Page] = true
+		d := first[rc.Page]
+		share := weight / float64(gbrainK+rank+1)
+		if fusedIDs[d.ID] {
+			raised[d.ID] += share
 			continue
 		}
-		d := first[rc.Page]
-		added = append(added, gbrainItem{d, weight / float64(gbrainK+len(added)+1), "graph"})
+		added = append(added, gbrainItem{d, share, "graph"})
 		ids = append(ids, d.ID)
 	}
-	trace["graph"] = map[string]any{"seeds": len(seeds), "reached": len(reached), "added": ids}
-	all := append(append([]gbrainItem{}, head...), added...)
+	trace["graph"] = map[string]any{"seeds": len(seeds), "reached": len(pages), "added": ids}
+	all := make([]gbrainItem, 0, len(head)+len(added))
+	for _, it := range head {
+		if share, ok := raised[it.doc.ID]; ok {
+			it.score += share
+		}
+		all = append(all, it)
+	}
+	all = append(all, added...)
 	sort.SliceStable(all, func(a, b int) bool { return all[a].score > all[b].score })
 	return all
 }
@@ -316,7 +342,7 @@ func opGbrainSearch(in map[string]any) (map[string]any, error) {
 	trace := map[string]any{
 		"intent": intent,
 		"bundle": map[string]any{"name": r.bundle, "expansion": r.expansion, "reranker": r.reranker,
-			"tokenBudget": budget, "limit": r.limit},
+			"graph": r.graph, "tokenBudget": budget, "limit": r.limit},
 		"variants": []any{},
 	}
 	bypass := intent == "temporal"

@@ -234,6 +234,9 @@ func gbrainParseSearch(in map[string]any) (*gbrainRequest, error) {
 	if req.reranker, err = gbrainFlag(in, "reranker", preset.reranker); err != nil {
 		return nil, err
 	}
+	if req.graph, err = gbrainFlag(in, "graph", preset.graph); err != nil {
+		return nil, err
+	}
 	req.budget = preset.budget
 	if v, ok := present(in, "tokenBudget"); ok {
 		if req.budget, err = asInt(v, "tokenBudget", 1); err != nil {

@@ -1,5 +1,6 @@
-"""The graph augment's level walk of `gbrain.search` (spec/profiles/gbrain.md GBRAIN-40, decision
-G1): the kit's walk with fan-out and support, not `gbrain.traverse`'s (GBRAIN-11)."""
+"""The graph augment's walk of `gbrain.search` (spec/profiles/gbrain.md GBRAIN-40): gbrain's
+relational recall walk (`relationalFanout`), paths with their own visited sets, pages ranked
+by hop then the number of edge types they were entered by."""
 
 from __future__ import annotations
 
@@ -7,92 +8,93 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from reference.types import InvalidInput, optional, whole_number
+from reference.types import MAX_INTEGER, InvalidInput, optional, whole_number
 
 from .links import Edge
 
 DIRECTIONS = ("out", "in", "both")
+#: GBRAIN-40: `relationalFanout`'s depth, default 2 clamped to 1..3 (src/core/pglite-engine.ts).
 DEFAULT_DEPTH = 2
-DEFAULT_FANOUT = 10
-MAX_DEPTH = 10
-MAX_FANOUT = 1000
+MIN_DEPTH = 1
+MAX_DEPTH = 3
+#: GBRAIN-40: `relationalFanout`'s limit is clamped to 1..200.
+MAX_REACHED = 200
 
 
 @dataclass(frozen=True)
 class WalkOptions:
-    """GBRAIN-40: depth, fan-out, allowed types (None = all) and direction."""
+    """GBRAIN-40: the clamped depth, the allowed types (None = every type) and direction."""
 
     depth: int = DEFAULT_DEPTH
-    fanout: int = DEFAULT_FANOUT
     types: frozenset[str] | None = None
     direction: str = "both"
 
 
 @dataclass(frozen=True)
 class Reached:
-    """One reached page: its id, the level it was reached at, and its support (GBRAIN-40)."""
+    """One page of the walk's list: its id, its hop (least depth) and its edge-type count."""
 
     page: str
-    depth: int
-    support: int
+    hop: int
+    edge_types: int
 
     def to_json(self) -> dict[str, Any]:
-        return {"page": self.page, "depth": self.depth, "support": self.support}
+        return {"page": self.page, "hop": self.hop, "edgeTypes": self.edge_types}
 
 
 def walk_options(obj: Mapping[str, Any], where: str) -> WalkOptions:
-    """GBRAIN-28, GBRAIN-40: validate depth, fanout, types, direction (OP-5 null = absent)."""
-    depth = whole_number(optional(obj, "depth", DEFAULT_DEPTH), f"{where}depth", 0, MAX_DEPTH)
-    fanout = whole_number(
-        optional(obj, "fanout", DEFAULT_FANOUT), f"{where}fanout", 1, MAX_FANOUT
+    """GBRAIN-28, GBRAIN-40: validate depth, types, direction (OP-5 null = absent)."""
+    depth = whole_number(
+        optional(obj, "depth", DEFAULT_DEPTH), f"{where}depth", -MAX_INTEGER, MAX_INTEGER
     )
     raw_types = obj.get("types")
     types: frozenset[str] | None = None
     if raw_types is not None:
         if not isinstance(raw_types, list) or not all(isinstance(t, str) for t in raw_types):
             raise InvalidInput(f"{where}types must be a list of strings")
-        types = frozenset(raw_types)
+        types = frozenset(raw_types) or None
     direction = optional(obj, "direction", "both")
     if direction not in DIRECTIONS:
         raise InvalidInput(f"{where}direction must be one of {list(DIRECTIONS)}")
-    return WalkOptions(depth, fanout, types, direction)
+    return WalkOptions(max(MIN_DEPTH, min(depth, MAX_DEPTH)), types, direction)
 
 
-
-def adjacency(edges: Iterable[Edge], options: WalkOptions) -> dict[str, set[str]]:
-    """GBRAIN-40: each page's neighbours over the allowed types and direction, no self loops."""
-    out: dict[str, set[str]] = {}
+def steps(edges: Iterable[Edge], options: WalkOptions) -> dict[str, set[tuple[str, str]]]:
+    """GBRAIN-40: each page's (next page, edge type) pairs over the allowed types and direction."""
+    out: dict[str, set[tuple[str, str]]] = {}
     for edge in edges:
         if options.types is not None and edge.type not in options.types:
             continue
-        if edge.source == edge.target:
-            continue
         if options.direction in ("out", "both"):
-            out.setdefault(edge.source, set()).add(edge.target)
+            out.setdefault(edge.source, set()).add((edge.target, edge.type))
         if options.direction in ("in", "both"):
-            out.setdefault(edge.target, set()).add(edge.source)
+            out.setdefault(edge.target, set()).add((edge.source, edge.type))
     return out
 
 
 def walk(
-    adjacent: Mapping[str, set[str]], seeds: Sequence[str], options: WalkOptions
+    edges: Iterable[Edge], seeds: Sequence[str], options: WalkOptions, limit: int
 ) -> list[Reached]:
-    """GBRAIN-40: level by level with fan-out, ranked by depth, support descending, id."""
-    depth_of = {seed: 0 for seed in seeds}
-    support = {seed: 0 for seed in seeds}
-    level = sorted(seeds)
-    for d in range(options.depth):
-        nxt: list[str] = []
-        for page in level:
-            fresh = sorted(
-                n for n in adjacent.get(page, ()) if n not in depth_of or depth_of[n] > d
-            )
-            for n in fresh[: options.fanout]:
-                if n not in depth_of:
-                    depth_of[n] = d + 1
-                    support[n] = 0
-                    nxt.append(n)
-                support[n] += 1
-        level = sorted(nxt)
-    ranked = sorted(depth_of, key=lambda p: (depth_of[p], -support[p], p))
-    return [Reached(p, depth_of[p], support[p]) for p in ranked]
+    """GBRAIN-40: every page a path from a seed reaches at depth 1..`depth` (no page twice on a
+    path), by hop, then distinct entering edge types descending, then id; the first `limit`."""
+    step = steps(edges, options)
+    hop: dict[str, int] = {}
+    entered: dict[str, set[str]] = {}
+
+    def extend(page: str, d: int, on_path: set[str]) -> None:
+        if d == options.depth:
+            return
+        for nxt, kind in sorted(step.get(page, ())):
+            if nxt in on_path:
+                continue
+            hop[nxt] = min(hop.get(nxt, d + 1), d + 1)
+            entered.setdefault(nxt, set()).add(kind)
+            on_path.add(nxt)
+            extend(nxt, d + 1, on_path)
+            on_path.remove(nxt)
+
+    for seed in seeds:
+        extend(seed, 0, {seed})
+    ranked = sorted(hop, key=lambda p: (hop[p], -len(entered[p]), p))
+    cut = max(1, min(limit, MAX_REACHED))
+    return [Reached(p, hop[p], len(entered[p])) for p in ranked[:cut]]

@@ -16,7 +16,7 @@ from typing import Any
 from reference.rrf import DEFAULT_K, RankedList, contribution, fuse
 from reference.types import Candidate
 
-from .augment import adjacency, walk
+from .augment import walk
 from .links import page_of_path
 from .routing import classify, intent_table
 from .search_input import Hit, Leg, SearchInput, Variant, parse_search
@@ -90,24 +90,34 @@ def fused_list(request: SearchInput, bypass: bool, trace: JSON) -> list[Item]:
 
 def augment(request: SearchInput, head: list[Item], intent: str, trace: JSON) -> list[Item]:
     """GBRAIN-24, GBRAIN-34, GBRAIN-35, GBRAIN-40: walk the stored edges from every page of the
-    top 30 and add the reached pages that are not there, each scored w/(k + r)."""
+    top 30; the walk's list is one more ranked list, w/(k + 1 + r) to each page's first document."""
+    if not request.graph:
+        trace["graph"] = {"seeds": 0, "reached": 0, "added": []}
+        return head
     first_doc: dict[str, Candidate] = {}
     for doc in request.documents:
         if not doc.path.startswith(request.exclude):
             first_doc.setdefault(page_key(doc), doc)
     stored = [e for e in request.edges if e.source in first_doc and e.target in first_doc]
     seeds = sorted({page_key(item.doc) for item in head} & set(first_doc))
-    reached = walk(adjacency(stored, request.walk), seeds, request.walk)
-    present = {page_key(item.doc) for item in head}
+    reached = walk(stored, seeds, request.walk, request.limit)
     weight = intent_table().entity_graph_factor if intent == "entity" else 1.0
+    raised: dict[str, float] = {}
     added: list[Item] = []
-    for r in reached:
-        if r.page not in present:
-            added.append(Item(first_doc[r.page], contribution(weight, DEFAULT_K, len(added)),
-                              "graph"))
-    trace["graph"] = {"seeds": len(seeds), "reached": len(reached),
+    fused_ids = {item.doc.id for item in head}
+    for rank, r in enumerate(reached):
+        doc = first_doc[r.page]
+        share = contribution(weight, DEFAULT_K, rank)
+        if doc.id in fused_ids:
+            raised[doc.id] = raised.get(doc.id, 0.0) + share
+        else:
+            added.append(Item(doc, share, "graph"))
+    pages = set(seeds) | {r.page for r in reached}
+    trace["graph"] = {"seeds": len(seeds), "reached": len(pages),
                       "added": [item.doc.id for item in added]}
-    keyed = [(-item.score, 0, i, item) for i, item in enumerate(head)]
+    fused = [Item(i.doc, i.score + raised[i.doc.id], i.source) if i.doc.id in raised else i
+             for i in head]
+    keyed = [(-item.score, 0, i, item) for i, item in enumerate(fused)]
     keyed += [(-item.score, 1, i, item) for i, item in enumerate(added)]
     return [t[3] for t in sorted(keyed, key=lambda t: t[:3])]
 
@@ -179,7 +189,8 @@ def search(request: SearchInput) -> JSON:
     trace: JSON = {
         "intent": intent,
         "bundle": {"name": request.bundle, "expansion": request.expansion,
-                   "reranker": request.reranker, "tokenBudget": request.token_budget,
+                   "reranker": request.reranker, "graph": request.graph,
+                   "tokenBudget": request.token_budget,
                    "limit": request.limit},
         "variants": [],
     }

@@ -19,7 +19,7 @@ SOURCES_FILE = "profiles/gbrain/sources.json"
 LEG_NAMES = ("vector", "keyword")
 FIELDS = frozenset(
     {"query", "documents", "legs", "variants", "edges", "rerank", "exclude", "boost", "dedup",
-     "tokenBudget", "bundle", "expansion", "reranker", "limit", "depth", "fanout", "types",
+     "tokenBudget", "bundle", "expansion", "reranker", "limit", "graph", "depth", "types",
      "direction"}
 )
 MAX_VARIANTS = 8
@@ -34,13 +34,18 @@ class Bundle:
     reranker: bool
     token_budget: int | None
     limit: int
+    graph: bool
 
 
-#: GBRAIN-39: the code's MODE_BUNDLES (expansion and the balanced reranker are seed 004's too).
+#: GBRAIN-39: the code's MODE_BUNDLES (expansion and the balanced reranker are seed 004's too;
+#: `graph` is the code's `relationalRetrieval`).
 BUNDLES = {
-    "conservative": Bundle(expansion=False, reranker=False, token_budget=4000, limit=10),
-    "balanced": Bundle(expansion=False, reranker=True, token_budget=12000, limit=25),
-    "tokenmax": Bundle(expansion=True, reranker=True, token_budget=None, limit=50),
+    "conservative": Bundle(expansion=False, reranker=False, token_budget=4000, limit=10,
+                           graph=False),
+    "balanced": Bundle(expansion=False, reranker=True, token_budget=12000, limit=25,
+                       graph=True),
+    "tokenmax": Bundle(expansion=True, reranker=True, token_budget=None, limit=50,
+                       graph=True),
 }
 #: GBRAIN-39: the code's DEFAULT_SEARCH_MODE, used when the request names no bundle.
 DEFAULT_BUNDLE = "balanced"
@@ -86,6 +91,7 @@ class SearchInput:
     reranker: bool
     token_budget: int | None
     limit: int
+    graph: bool
     walk: WalkOptions
 
 
@@ -234,5 +240,6 @@ def parse_search(obj: Mapping[str, Any]) -> SearchInput:
             preset.token_budget if budget is None else whole_number(budget, "tokenBudget")
         ),
         limit=preset.limit if limit is None else whole_number(limit, "limit", 1, MAX_LIMIT),
+        graph=_flag(obj, "graph", preset.graph),
         walk=walk_options(obj, ""),
     )

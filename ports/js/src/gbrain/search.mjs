@@ -16,13 +16,13 @@ const K = 60;
 const TOP = 30; // GBRAIN-25
 const LEG_NAMES = ['vector', 'keyword'];
 const FIELDS = new Set(['query', 'documents', 'legs', 'variants', 'edges', 'rerank', 'exclude', 'boost', 'dedup',
-  'tokenBudget', 'bundle', 'expansion', 'reranker', 'limit', 'depth', 'fanout', 'types', 'direction']);
+  'tokenBudget', 'bundle', 'expansion', 'reranker', 'limit', 'graph', 'depth', 'types', 'direction']);
 const MAX_VARIANTS = 8;
 // GBRAIN-39: garrytan/gbrain src/core/search/mode.ts, and its DEFAULT_SEARCH_MODE.
 export const BUNDLES = {
-  conservative: { expansion: false, reranker: false, tokenBudget: 4000, limit: 10 },
-  balanced: { expansion: false, reranker: true, tokenBudget: 12000, limit: 25 },
-  tokenmax: { expansion: true, reranker: true, tokenBudget: null, limit: 50 },
+  conservative: { expansion: false, reranker: false, tokenBudget: 4000, limit: 10, graph: false },
+  balanced: { expansion: false, reranker: true, tokenBudget: 12000, limit: 25, graph: true },
+  tokenmax: { expansion: true, reranker: true, tokenBudget: null, limit: 50, graph: true },
 };
 const DEFAULT_BUNDLE = 'balanced';
 
@@ -142,6 +142,7 @@ export function parseSearch(obj) {
     reranker: flag(obj, 'reranker', preset.reranker),
     tokenBudget: isNull(obj.tokenBudget) ? preset.tokenBudget : wholeNumber(obj.tokenBudget, 'tokenBudget', { min: 1 }),
     limit: isNull(obj.limit) ? preset.limit : wholeNumber(obj.limit, 'limit', { min: 1, max: 1000 }),
+    graph: flag(obj, 'graph', preset.graph),
     walk: walkOptions(obj, ''),
   };
 }
@@ -192,8 +193,13 @@ function fusedList(req, bypass, trace) {
   return fuse(lists, K).map((f) => ({ doc: f, score: f.score, source: 'fused' }));
 }
 
-// GBRAIN-24, GBRAIN-34, GBRAIN-35, GBRAIN-40: walk the stored edges from the pages of the top 30.
+// GBRAIN-24, GBRAIN-34, GBRAIN-35, GBRAIN-40: walk the stored edges from the pages of the top 30;
+// the walk's list is one more ranked list, w/(k + 1 + r) to each reached page's first document.
 function augment(req, head, intent, trace) {
+  if (!req.graph) {
+    trace.graph = { seeds: 0, reached: 0, added: [] };
+    return head;
+  }
   const firstDoc = new Map();
   for (const d of req.documents) {
     if (excluded(req, d.path)) continue;
@@ -203,15 +209,21 @@ function augment(req, head, intent, trace) {
   const stored = req.edges.filter((e) => firstDoc.has(e.from) && firstDoc.has(e.to));
   const present = new Set(head.map((it) => pageKey(it.doc)));
   const seeds = [...present].filter((p) => firstDoc.has(p));
-  const reached = augmentWalk(stored, seeds, req.walk);
+  const reached = augmentWalk(stored, seeds, req.walk, req.limit);
   const weight = intent === 'entity' ? intentTable().entityGraphFactor : 1;
+  const fusedIds = new Set(head.map((it) => it.doc.id));
+  const raised = new Map();
   const added = [];
-  for (const r of reached) {
-    if (present.has(r.page)) continue;
-    added.push({ doc: firstDoc.get(r.page), score: weight / (K + added.length + 1), source: 'graph' });
-  }
-  trace.graph = { seeds: seeds.length, reached: reached.length, added: added.map((it) => it.doc.id) };
-  const rows = [...head.map((it, i) => ({ it, g: 0, i })), ...added.map((it, i) => ({ it, g: 1, i }))];
+  reached.forEach((r, rank) => {
+    const doc = firstDoc.get(r.page);
+    const share = weight / (K + rank + 1);
+    if (fusedIds.has(doc.id)) raised.set(doc.id, (raised.get(doc.id) ?? 0) + share);
+    else added.push({ doc, score: share, source: 'graph' });
+  });
+  const pages = new Set([...seeds, ...reached.map((r) => r.page)]);
+  trace.graph = { seeds: seeds.length, reached: pages.size, added: added.map((it) => it.doc.id) };
+  const fused = head.map((it) => (raised.has(it.doc.id) ? { ...it, score: it.score + raised.get(it.doc.id) } : it));
+  const rows = [...fused.map((it, i) => ({ it, g: 0, i })), ...added.map((it, i) => ({ it, g: 1, i }))];
   rows.sort((a, b) => (b.it.score - a.it.score) || (a.g - b.g) || (a.i - b.i));
   return rows.map((r) => r.it);
 }
@@ -269,7 +281,7 @@ export function search(req) {
   const intent = classify(req.variants[0].query);
   const trace = {
     intent,
-    bundle: { name: req.bundle, expansion: req.expansion, reranker: req.reranker, tokenBudget: req.tokenBudget, limit: req.limit },
+    bundle: { name: req.bundle, expansion: req.expansion, reranker: req.reranker, graph: req.graph, tokenBudget: req.tokenBudget, limit: req.limit },
     variants: [],
   };
   const fused = fusedList(req, intent === 'temporal', trace);
