@@ -62,6 +62,14 @@ def cmd_mutants(args: argparse.Namespace) -> int:
         return errors.emit("selftest mutants", f"unknown mutant(s): {', '.join(unknown)}")
     if args.workers < 1 or args.timeout <= 0:
         return errors.emit("selftest mutants", "--workers and --timeout must be positive")
+    from conformance.selftest.broken_ports.patching import seam_problems
+
+    problems = seam_problems(args.select or None)
+    if problems:
+        # a renamed reference function a broken port rebinds: the port is dead, not killed
+        for line in problems:
+            print(f"hrc selftest mutants: {line}", file=sys.stderr)
+        return 1
     try:
         cases = load_all(case_files(args.golden), root=args.golden)
     except CaseFileError as exc:

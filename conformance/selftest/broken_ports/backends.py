@@ -17,6 +17,7 @@ from reference.types import Candidate
     "vector-similarity-two-roots",
     "BACKEND-30",
     "the similarity divides by sqrt(|q|²) × sqrt(|c|²), two roots instead of one",
+    seams=("reference.backends.vector.similarity_float",),
 )
 def _vector_two_roots() -> None:
     import math
@@ -31,6 +32,7 @@ def _vector_two_roots() -> None:
     "vector-order-by-float-similarity",
     "BACKEND-28",
     "hits ordered by the reported float similarity (ties by path), not the exact integer key",
+    seams=("reference.backends.vector.MemoryVectorStore._top_exact",),
 )
 def _vector_float_order() -> None:
     vector = _mod("reference.backends.vector")
@@ -53,6 +55,7 @@ def _vector_float_order() -> None:
     "scripted-fts5-ignored",
     "BACKEND-42",
     "bm25.fts5 is validated but never executes: unscripted expressions still have zero hits",
+    seams=("reference.backends.scripted.ScriptedIndex.search_bm25",),
 )
 def _scripted_fts5_ignored() -> None:
     scripted = _mod("reference.backends.scripted")
@@ -70,6 +73,7 @@ def _scripted_fts5_ignored() -> None:
     "scripted-fts5-before-keys",
     "BACKEND-42",
     "with bm25.fts5 every expression is executed, scripted responses and errors are ignored",
+    seams=("reference.backends.scripted.ScriptedIndex.search_bm25",),
 )
 def _scripted_fts5_before_keys() -> None:
     scripted = _mod("reference.backends.scripted")
@@ -90,6 +94,7 @@ def _scripted_fts5_before_keys() -> None:
     "scripted-fts5-whenever-chunks",
     "BACKEND-42",
     "the chunks are executed with FTS5 whenever they are given, bm25.fts5 or not",
+    seams=("reference.backends.scripted._index",),
 )
 def _scripted_fts5_whenever_chunks() -> None:
     scripted = _mod("reference.backends.scripted")
@@ -108,6 +113,7 @@ def _scripted_fts5_whenever_chunks() -> None:
     "scripted-omitted-bm25-no-index",
     "BACKEND-36",
     "an omitted `bm25` configures no index (invalid_input) instead of one with zero hits",
+    seams=("reference.backends.scripted._index",),
 )
 def _scripted_omitted_bm25() -> None:
     scripted = _mod("reference.backends.scripted")
@@ -123,6 +129,7 @@ def _scripted_omitted_bm25() -> None:
     "scripted-vector-error-as-no-hits",
     "BACKEND-37",
     "a scripted `vector.error` is answered as zero hits instead of raising index_error",
+    seams=("reference.backends.scripted.ScriptedVectors.search_vector",),
 )
 def _scripted_vector_error_no_hits() -> None:
     scripted = _mod("reference.backends.scripted")
@@ -142,6 +149,7 @@ def _scripted_vector_error_no_hits() -> None:
     "scripted-embedder-if-present",
     "BACKEND-38",
     "the scripted embedder is configured whenever `embedder` is present, `false` included",
+    seams=("reference.backends.scripted.scripted_backends_from_json",),
 )
 def _scripted_embedder_if_present() -> None:
     scripted = _mod("reference.backends.scripted")
@@ -160,6 +168,7 @@ def _scripted_embedder_if_present() -> None:
     "scripted-reranker-drops-repeats",
     "BACKEND-39",
     "the scripted reranker drops repeated ids (keeps the first) instead of returning them as given",
+    seams=("reference.backends.scripted.ScriptedReranker.rerank",),
 )
 def _scripted_reranker_drops_repeats() -> None:
     scripted = _mod("reference.backends.scripted")
@@ -181,6 +190,7 @@ def _scripted_reranker_drops_repeats() -> None:
     "scripted-vector-both-accepted",
     "BACKEND-40",
     "`vector` with both `hits` and `error` is accepted (the error wins) instead of rejected",
+    seams=("reference.backends.scripted._hits_or_error",),
 )
 def _scripted_vector_both() -> None:
     scripted = _mod("reference.backends.scripted")

@@ -11,6 +11,7 @@ from conformance.selftest.broken_ports.patching import _mod, mutant, set_attr, s
     "chunk-lone-cr-kept",
     "BACKEND-14",
     "only `\\r\\n` becomes `\\n`: a lone `\\r` (old Mac line end) does not end a line",
+    seams=("reference.backends.indexer.split_blocks",),
 )
 def _chunk_lone_cr() -> None:
     indexer = _mod("reference.backends.indexer")
@@ -26,6 +27,7 @@ def _chunk_lone_cr() -> None:
     "chunk-title-first-dot-stem",
     "BACKEND-15",
     "the fallback title cuts the file name at its first `.` (`notes.v2.md` gives `notes`)",
+    seams=("reference.backends.indexer.title_of",),
 )
 def _chunk_title_first_dot() -> None:
     indexer = _mod("reference.backends.indexer")
@@ -45,6 +47,7 @@ def _chunk_title_first_dot() -> None:
     "chunk-summary-keeps-final-space",
     "BACKEND-15",
     "the summary is cut to 200 code points but a final space left by the cut is kept",
+    seams=("reference.backends.indexer.summary_of",),
 )
 def _chunk_summary_space() -> None:
     indexer = _mod("reference.backends.indexer")
@@ -63,6 +66,7 @@ def _chunk_summary_space() -> None:
     "chunk-limit-exclusive",
     "BACKEND-16",
     "a block joins the chunk only while the result stays under 1000 code points (`<`, not `<=`)",
+    seams=("reference.backends.indexer.CHUNK_MAX",),
 )
 def _chunk_limit_exclusive() -> None:
     set_attr(_mod("reference.backends.indexer"), "CHUNK_MAX", 999)
@@ -72,6 +76,7 @@ def _chunk_limit_exclusive() -> None:
     "chunk-separator-not-counted",
     "BACKEND-16",
     "the packing test adds the block's length but not the `\\n\\n` separator's",
+    seams=("reference.backends.indexer.chunk_texts",),
 )
 def _chunk_separator_not_counted() -> None:
     indexer = _mod("reference.backends.indexer")
@@ -98,6 +103,7 @@ def _chunk_separator_not_counted() -> None:
     "chunk-ids-from-one",
     "BACKEND-17",
     "chunk ids count from 1 (`notes.md#1` for the first chunk)",
+    seams=("reference.backends.indexer.parse_document",),
 )
 def _chunk_ids_from_one() -> None:
     indexer = _mod("reference.backends.indexer")
@@ -121,6 +127,7 @@ def _chunk_ids_from_one() -> None:
     "chunk-bom-kept",
     "BACKEND-13",
     "the leading U+FEFF is decoded but not dropped, so it sticks to the first line",
+    seams=("reference.backends.indexer.parse_document",),
 )
 def _chunk_bom_kept() -> None:
     indexer = _mod("reference.backends.indexer")
@@ -149,6 +156,7 @@ def _chunk_bom_kept() -> None:
     "chunk-hash-of-text",
     "BACKEND-18",
     "the content hash is taken of the decoded text (BOM dropped, CRLF as LF), not of the bytes",
+    seams=("reference.backends.indexer.parse_document",),
 )
 def _chunk_hash_of_text() -> None:
     indexer = _mod("reference.backends.indexer")
@@ -166,6 +174,7 @@ def _chunk_hash_of_text() -> None:
     "index-suffix-any-case",
     "BACKEND-12",
     "the suffix test ignores case, so `README.MD` and `x.TXT` are indexed",
+    seams=("os.walk",),
 )
 def _index_suffix_any_case() -> None:
     indexer = _mod("reference.backends.indexer")
@@ -188,6 +197,7 @@ def _index_suffix_any_case() -> None:
     "index-unchanged-rewritten",
     "BACKEND-18",
     "a document whose hash is unchanged is rewritten and reported as updated",
+    seams=("reference.backends.sqlite_fts.SqliteIndex.document_hashes",),
 )
 def _index_unchanged_rewritten() -> None:
     fts = _mod("reference.backends.sqlite_fts")
@@ -266,6 +276,7 @@ def _streaming_indexer(removals_first: bool) -> None:
     "index-run-not-atomic",
     "BACKEND-9",
     "each document is committed on its own as it is read, so a run that fails keeps its start",
+    seams=("reference.backends.indexer.index_directory",),
 )
 def _index_run_not_atomic() -> None:
     _streaming_indexer(removals_first=False)
@@ -275,6 +286,7 @@ def _index_run_not_atomic() -> None:
     "index-removals-before-reading",
     "BACKEND-19",
     "gone documents are removed (and committed) before the files are read and chunked",
+    seams=("reference.backends.indexer.index_directory",),
 )
 def _index_removals_first() -> None:
     _streaming_indexer(removals_first=True)
@@ -284,6 +296,7 @@ def _index_removals_first() -> None:
     "index-vectors-keep-removed",
     "BACKEND-26",
     "the vector store is not told about removed documents, so their chunks stay hits",
+    seams=("reference.backends.vector.MemoryVectorStore.remove_documents",),
 )
 def _index_vectors_keep_removed() -> None:
     vector = _mod("reference.backends.vector")
@@ -294,6 +307,7 @@ def _index_vectors_keep_removed() -> None:
     "index-update-overwrites-by-id",
     "BACKEND-11",
     "an update writes the new chunks over the old ones by id, so a shrunk document keeps its tail",
+    seams=("reference.backends.sqlite_fts.SqliteIndex.upsert_document",),
 )
 def _index_update_by_id() -> None:
     fts = _mod("reference.backends.sqlite_fts")

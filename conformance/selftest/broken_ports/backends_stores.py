@@ -14,6 +14,10 @@ from conformance.selftest.broken_ports.patching import _mod, mutant, set_attr, s
     "embed-features-as-set",
     "BACKEND-21",
     "features are collected in a set, so a repeated window counts once",
+    seams=(
+        "reference.backends.embedder.features",
+        "reference.backends.embedder.HashEmbedder.embed_counts",
+    ),
 )
 def _embed_features_set() -> None:
     emb = _mod("reference.backends.embedder")
@@ -36,6 +40,7 @@ def _embed_features_set() -> None:
     "embed-fnv1-order",
     "BACKEND-22",
     "FNV-1 instead of FNV-1a: multiply first, then XOR the byte in",
+    seams=("reference.backends.embedder.fnv1a_32",),
 )
 def _embed_fnv1() -> None:
     emb = _mod("reference.backends.embedder")
@@ -55,6 +60,7 @@ def _embed_fnv1() -> None:
     "embed-unit-length",
     "BACKEND-23",
     "`embed` returns the counts scaled to unit length instead of the exact integer counts",
+    seams=("reference.backends.embedder.HashEmbedder.embed",),
 )
 def _embed_unit() -> None:
     emb = _mod("reference.backends.embedder")
@@ -71,6 +77,10 @@ def _embed_unit() -> None:
     "embed-chunk-title-and-content",
     "BACKEND-24",
     "a chunk's vector embeds its title and content together, not its content alone",
+    seams=(
+        "reference.backends.vector.MemoryVectorStore.upsert_document",
+        "reference.backends.vector.MemoryVectorStore._embed",
+    ),
 )
 def _embed_title_and_content() -> None:
     vector = _mod("reference.backends.vector")
@@ -96,6 +106,7 @@ def _embed_title_and_content() -> None:
     "vector-ties-by-id",
     "BACKEND-29",
     "chunks with equal exact similarity are ordered by id alone, not by path then id",
+    seams=("reference.backends.vector.MemoryVectorStore._exact_order",),
 )
 def _vector_ties_by_id() -> None:
     vector = _mod("reference.backends.vector")
@@ -113,6 +124,7 @@ def _vector_ties_by_id() -> None:
     "vector-shortlist-no-margin",
     "BACKEND-31",
     "the float shortlist keeps scores >= the limit-th float exactly, without the 1e-9 margin",
+    seams=("reference.backends.vector.SHORTLIST_MARGIN",),
 )
 def _vector_shortlist_no_margin() -> None:
     set_attr(_mod("reference.backends.vector"), "SHORTLIST_MARGIN", 0.0)
@@ -122,6 +134,7 @@ def _vector_shortlist_no_margin() -> None:
     "vector-zero-dot-hits",
     "BACKEND-27",
     "a chunk with `dot = 0` (nothing in common) is still a hit, at similarity 0",
+    seams=("reference.backends.vector.MemoryVectorStore._top_exact",),
 )
 def _vector_zero_dot() -> None:
     vector = _mod("reference.backends.vector")
@@ -153,6 +166,7 @@ def _vector_zero_dot() -> None:
     "lexical-results-sorted",
     "BACKEND-33",
     "the reranker returns its entries sorted by score, best first, not in head order",
+    seams=("reference.backends.lexical_reranker.LexicalReranker.rerank",),
 )
 def _lexical_sorted() -> None:
     lex = _mod("reference.backends.lexical_reranker")
@@ -168,6 +182,7 @@ def _lexical_sorted() -> None:
     "lexical-content-only",
     "BACKEND-34",
     "D is the words of the content alone; title and summary are not read",
+    seams=("reference.backends.lexical_reranker.candidate_terms",),
 )
 def _lexical_content_only() -> None:
     lex = _mod("reference.backends.lexical_reranker")
@@ -178,6 +193,7 @@ def _lexical_content_only() -> None:
     "lexical-q-with-repeats",
     "BACKEND-35",
     "|Q| counts repeated query words (a list, not a set), so `tea tea` needs `tea` twice",
+    seams=("reference.backends.lexical_reranker.LexicalReranker.rerank",),
 )
 def _lexical_q_repeats() -> None:
     lex = _mod("reference.backends.lexical_reranker")
@@ -200,6 +216,7 @@ def _lexical_q_repeats() -> None:
     "lexical-empty-query-scores-one",
     "BACKEND-35",
     "a query with no word left (all stopwords, or none) scores 1.0 instead of 0.0",
+    seams=("reference.backends.lexical_reranker.overlap_score",),
 )
 def _lexical_empty_one() -> None:
     lex = _mod("reference.backends.lexical_reranker")
@@ -225,6 +242,7 @@ def _patch_rank(old: str, new: str) -> None:
     "fts-id-indexed",
     "BACKEND-1",
     "the `id` column is declared without UNINDEXED, so its tokens match (at weight 0)",
+    seams=("reference.backends.sqlite_fts.SCHEMA",),
 )
 def _fts_id_indexed() -> None:
     _patch_schema("id UNINDEXED,", "id,")
@@ -234,6 +252,7 @@ def _fts_id_indexed() -> None:
     "fts-remove-diacritics-1",
     "BACKEND-2",
     "the tokenizer uses the default remove_diacritics 1: multi-mark letters keep their marks",
+    seams=("reference.backends.sqlite_fts.SCHEMA",),
 )
 def _fts_diacritics_1() -> None:
     _patch_schema("remove_diacritics 2", "remove_diacritics 1")
@@ -243,6 +262,7 @@ def _fts_diacritics_1() -> None:
     "fts-weights-title-summary-swapped",
     "BACKEND-4",
     "bm25() weights 5 for title and 10 for summary (the two swapped)",
+    seams=("reference.backends.sqlite_fts._RANK_SQL", "reference.backends.sqlite_fts._AT_MOST_SQL"),
 )
 def _fts_weights_swapped() -> None:
     _patch_rank("3.0, 10.0, 5.0, 1.0", "3.0, 5.0, 10.0, 1.0")
@@ -252,6 +272,7 @@ def _fts_weights_swapped() -> None:
     "fts-ties-by-id",
     "BACKEND-5",
     "equal scores are ordered by `id` alone (`ORDER BY score, id`), not by path then id",
+    seams=("reference.backends.sqlite_fts.SqliteIndex.search_bm25_scored",),
 )
 def _fts_ties_by_id() -> None:
     fts = _mod("reference.backends.sqlite_fts")
@@ -269,6 +290,7 @@ def _fts_ties_by_id() -> None:
     "fts-error-as-no-hits",
     "BACKEND-7",
     "an SQLite error while searching (a malformed expression) is answered as zero hits",
+    seams=("reference.backends.sqlite_fts.SqliteIndex.search_bm25_scored",),
 )
 def _fts_error_no_hits() -> None:
     fts = _mod("reference.backends.sqlite_fts")
@@ -287,6 +309,10 @@ def _fts_error_no_hits() -> None:
     "fts-chunks-by-rowid",
     "BACKEND-8",
     "chunks() lists rows by path then insertion order, so `p.md#10` comes after `p.md#9`",
+    seams=(
+        "reference.backends.sqlite_fts.CHUNKS_SQL",
+        "reference.backends.sqlite_fts.CHUNKS_WITH_VECTORS_SQL",
+    ),
 )
 def _fts_chunks_by_rowid() -> None:
     fts = _mod("reference.backends.sqlite_fts")
@@ -301,6 +327,10 @@ def _fts_chunks_by_rowid() -> None:
     "fts-utf16-database",
     "BACKEND-3",
     "the database is UTF-16 (little-endian), so BINARY collation orders paths by UTF-16 bytes",
+    seams=(
+        "reference.backends.sqlite_fts.SqliteIndex.chunks",
+        "reference.backends.sqlite_fts.SqliteIndex.search_bm25_scored",
+    ),
 )
 def _fts_utf16() -> None:
     fts = _mod("reference.backends.sqlite_fts")
@@ -327,6 +357,7 @@ def _fts_utf16() -> None:
     "fts-hit-metadata-score",
     "BACKEND-6",
     "a hit carries its bm25() value in `metadata` (`{\"score\": …}`) instead of `{}`",
+    seams=("reference.backends.sqlite_fts.SqliteIndex.search_bm25_scored",),
 )
 def _fts_hit_metadata_score() -> None:
     fts = _mod("reference.backends.sqlite_fts")
@@ -345,6 +376,7 @@ def _fts_hit_metadata_score() -> None:
     "corpus-without-reranker",
     "BACKEND-41",
     "search_corpus indexes and embeds the demo corpus but configures no reranker",
+    seams=("reference.backends.indexer.open_corpus",),
 )
 def _corpus_without_reranker() -> None:
     indexer = _mod("reference.backends.indexer")
@@ -362,6 +394,10 @@ def _corpus_without_reranker() -> None:
     "embed-dimension-512",
     "BACKEND-20",
     "the embedder has dimension 512 (buckets mod 512), not 256",
+    seams=(
+        "reference.backends.embedder.DIMENSION",
+        "reference.backends.embedder.HashEmbedder.dimension",
+    ),
 )
 def _embed_dimension_512() -> None:
     emb = _mod("reference.backends.embedder")

@@ -22,7 +22,10 @@ def _fanout() -> Any:
 
 
 @mutant(
-    "fanout-raw-always-first", "FANOUT-13", "the raw query always opens the plan (as the Go SDK)"
+    "fanout-raw-always-first",
+    "FANOUT-13",
+    "the raw query always opens the plan (as the Go SDK)",
+    seams=("reference.fanout.plan_texts",),
 )
 def _fanout_raw_first() -> None:
     f = _fanout()
@@ -36,19 +39,34 @@ def _fanout_raw_first() -> None:
     swap(f, "plan_texts", plan_texts)
 
 
-@mutant("fanout-cap-eight", "FANOUT-13", "the plan keeps up to eight texts (the Go SDK's cap)")
+@mutant(
+    "fanout-cap-eight",
+    "FANOUT-13",
+    "the plan keeps up to eight texts (the Go SDK's cap)",
+    seams=("reference.fanout.vocabulary",),
+)
 def _fanout_cap_eight() -> None:
     f = _fanout()
     v = f.vocabulary()
     set_attr(f, "vocabulary", lambda: replace(v, max_queries=8))
 
 
-@mutant("fanout-no-priority-plan", "FANOUT-13", "every plan is the general fanout")
+@mutant(
+    "fanout-no-priority-plan",
+    "FANOUT-13",
+    "every plan is the general fanout",
+    seams=("reference.fanout.priority_only",),
+)
 def _fanout_no_priority() -> None:
     set_attr(_fanout(), "priority_only", lambda query: False)
 
 
-@mutant("fanout-utf16-lengths", "FANOUT-4", "text lengths count UTF-16 units")
+@mutant(
+    "fanout-utf16-lengths",
+    "FANOUT-4",
+    "text lengths count UTF-16 units",
+    seams=("reference.fanout.len",),
+)
 def _fanout_utf16() -> None:
     def utf16_len(value: Any) -> int:
         if isinstance(value, str):
@@ -58,12 +76,22 @@ def _fanout_utf16() -> None:
     set_attr(_fanout(), "len", utf16_len)  # a module global shadows the builtin there
 
 
-@mutant("fanout-no-gate", "FANOUT-16", "every non-empty later answer joins the merge")
+@mutant(
+    "fanout-no-gate",
+    "FANOUT-16",
+    "every non-empty later answer joins the merge",
+    seams=("reference.fanout.kept",),
+)
 def _fanout_no_gate() -> None:
     set_attr(_fanout(), "kept", lambda primary, expression, hits: True)
 
 
-@mutant("fanout-no-merge-cut", "FANOUT-20", "the merged list is not cut to candidateK")
+@mutant(
+    "fanout-no-merge-cut",
+    "FANOUT-20",
+    "the merged list is not cut to candidateK",
+    seams=("reference.fanout.merge",),
+)
 def _fanout_no_cut() -> None:
     f = _fanout()
     original = f.merge
@@ -74,6 +102,7 @@ def _fanout_no_cut() -> None:
     "fanout-no-compiled-dedupe",
     "FANOUT-14",
     "a compiled expression already in the plan is searched again",
+    seams=("reference.fanout.plan_expressions",),
 )
 def _fanout_no_dedupe() -> None:
     f = _fanout()
@@ -98,6 +127,7 @@ def _fanout_no_dedupe() -> None:
     "fanout-phrase-not-quoted",
     "FANOUT-14",
     "a text equal to a phrase probe is compiled as bare words",
+    seams=("reference.fanout.plan_expressions",),
 )
 def _fanout_not_quoted() -> None:
     f = _fanout()
@@ -121,6 +151,7 @@ def _fanout_not_quoted() -> None:
     "fanout-temporal-rewrites",
     "FANOUT-15",
     "with the fanout the temporal profile still rewrites the query",
+    seams=("reference.pipeline._Profiles.rewrite_query",),
 )
 def _fanout_temporal_rewrites() -> None:
     pipeline = _mod("reference.pipeline")
@@ -137,6 +168,7 @@ def _fanout_temporal_rewrites() -> None:
     "fanout-ladder-on-empty-primary",
     "FANOUT-18",
     "the ladder runs when the first query found nothing",
+    seams=("reference.ladder._Walk.first_pass",),
 )
 def _fanout_ladder_on_primary() -> None:
     ladder = _mod("reference.ladder")
@@ -156,6 +188,7 @@ def _fanout_ladder_on_primary() -> None:
     "fanout-rows-only-kept",
     "FANOUT-19",
     "firstPass counts 0 hits for an answer left out of the merge",
+    seams=("reference.ladder._Walk.first_pass",),
 )
 def _fanout_rows_only_kept() -> None:
     f = _fanout()

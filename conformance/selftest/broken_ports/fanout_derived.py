@@ -24,6 +24,7 @@ def _fanout() -> Any:
     "fanout-flag-echoed-in-trace",
     "FANOUT-1",
     "the trace's request echoes bm25Fanout like the other request fields",
+    seams=("reference.pipeline.search",),
 )
 def _fanout_flag_echoed() -> None:
     pipe = _mod("reference.pipeline")
@@ -42,6 +43,7 @@ def _fanout_flag_echoed() -> None:
     "fanout-stops-at-first-hits",
     "FANOUT-2",
     "the first pass walks the plan like a ladder: it stops at the first query that finds hits",
+    seams=("reference.ladder._Walk.first_pass",),
 )
 def _fanout_stops_early() -> None:
     ladder = _mod("reference.ladder")
@@ -74,6 +76,7 @@ def _fanout_stops_early() -> None:
     "fanout-money-pattern-without-pay",
     "FANOUT-3",
     "the money event pattern was retyped without its last word, pay",
+    seams=("reference.fanout.vocabulary",),
 )
 def _fanout_no_pay() -> None:
     f = _fanout()
@@ -86,6 +89,7 @@ def _fanout_no_pay() -> None:
     "fanout-question-token-over-three",
     "FANOUT-5",
     "a question token needs more than 3 code points (3-letter words dropped)",
+    seams=("reference.fanout.question_tokens",),
 )
 def _fanout_token_over_three() -> None:
     f = _fanout()
@@ -101,6 +105,7 @@ def _fanout_token_over_three() -> None:
     "fanout-window-rightmost-tie",
     "FANOUT-6",
     "of two phrase windows with the same score the later one wins",
+    seams=("reference.fanout._segment_phrase",),
 )
 def _fanout_window_rightmost() -> None:
     f = _fanout()
@@ -131,6 +136,7 @@ def _fanout_window_rightmost() -> None:
     "fanout-recommendation-without-back-end",
     "FANOUT-7",
     "the recommendation probes need specific, recommend and languages, not back-end",
+    seams=("reference.fanout.vocabulary",),
 )
 def _fanout_no_back_end() -> None:
     f = _fanout()
@@ -142,6 +148,7 @@ def _fanout_no_back_end() -> None:
     "fanout-money-head-last-token",
     "FANOUT-8",
     "a money focus's head is always the last token (no head bigram)",
+    seams=("reference.fanout._money_focus",),
 )
 def _fanout_money_head_last() -> None:
     f = _fanout()
@@ -166,6 +173,7 @@ def _fanout_money_head_last() -> None:
     "fanout-three-focuses-in-order",
     "FANOUT-9",
     "with three focus tokens the focuses are tokens 1-2 then 2-3",
+    seams=("reference.fanout._focuses",),
 )
 def _fanout_focus_order() -> None:
     f = _fanout()
@@ -183,6 +191,7 @@ def _fanout_focus_order() -> None:
     "fanout-inspiration-first-token",
     "FANOUT-10",
     "the inspiration probe takes the first remaining question token, not the last",
+    seams=("reference.fanout.inspiration_source_probes",),
 )
 def _fanout_inspiration_first() -> None:
     f = _fanout()
@@ -201,6 +210,7 @@ def _fanout_inspiration_first() -> None:
     "fanout-priority-keeps-query",
     "FANOUT-11",
     "a priority subquery equal to the lowered query is not skipped",
+    seams=("reference.fanout.priority_subqueries",),
 )
 def _fanout_priority_keeps_query() -> None:
     f = _fanout()
@@ -222,6 +232,7 @@ def _fanout_priority_keeps_query() -> None:
     "fanout-derived-tokens-unsorted",
     "FANOUT-12",
     "the derived question tokens keep their text order instead of longest first",
+    seams=("reference.fanout.sorted", "reference.fanout.derived_subqueries"),
 )
 def _fanout_tokens_unsorted() -> None:
     f = _fanout()
@@ -243,6 +254,7 @@ def _fanout_tokens_unsorted() -> None:
     "fanout-merge-concatenates",
     "FANOUT-17",
     "the kept answers are concatenated in plan order (first occurrence), not fused by RRF",
+    seams=("reference.fanout.merge",),
 )
 def _fanout_merge_concat() -> None:
     f = _fanout()

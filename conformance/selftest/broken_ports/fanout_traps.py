@@ -30,13 +30,19 @@ def _fanout() -> Any:
     "fanout-unicode-digits",
     "FANOUT-4",
     "a digit is any Unicode decimal digit (Python's str.isdigit, Rust's is_numeric)",
+    seams=("reference.fanout.has_digit",),
 )
 def _fanout_unicode_digits() -> None:
     f = _fanout()
     set_attr(f, "has_digit", lambda s: any(ch.isdigit() for ch in s))
 
 
-@mutant("fanout-casefold", "FANOUT-4", "the lowered form is casefolded (Python's str.casefold)")
+@mutant(
+    "fanout-casefold",
+    "FANOUT-4",
+    "the lowered form is casefolded (Python's str.casefold)",
+    seams=("reference.fanout.lowered",),
+)
 def _fanout_casefold() -> None:
     f = _fanout()
     text = f.text
@@ -47,6 +53,7 @@ def _fanout_casefold() -> None:
     "fanout-simple-lowercase",
     "FANOUT-4",
     "lowercasing maps each character alone (Go's strings.ToLower: no final sigma, İ is i)",
+    seams=("reference.fanout.lowered",),
 )
 def _fanout_simple_lowercase() -> None:
     f = _fanout()
@@ -62,6 +69,7 @@ def _fanout_simple_lowercase() -> None:
     "fanout-unicode-word-boundary",
     "FANOUT-4",
     "the data file's patterns are compiled with Unicode \\b and \\w (Python's default, Rust, Java)",
+    seams=("reference.fanout.vocabulary",),
 )
 def _fanout_unicode_boundary() -> None:
     f = _fanout()
@@ -89,6 +97,11 @@ def _fanout_unicode_boundary() -> None:
     "fanout-js-split-raw",
     "FANOUT-4",
     "the plan splits the raw query with JavaScript's /\\s+/ instead of normalising it first",
+    seams=(
+        "reference.fanout.lowered",
+        "reference.fanout.probe_tokens",
+        "reference.fanout.plan_texts",
+    ),
 )
 def _fanout_js_split_raw() -> None:
     f = _fanout()
@@ -131,6 +144,7 @@ def _fanout_js_split_raw() -> None:
     "fanout-edges-non-word",
     "FANOUT-4",
     "a probe token's edges are stripped of every non-word character (/^\\W+|\\W+$/g)",
+    seams=("reference.fanout.probe_tokens",),
 )
 def _fanout_edges_non_word() -> None:
     f = _fanout()
@@ -147,6 +161,7 @@ def _fanout_edges_non_word() -> None:
     "fanout-edges-one-character",
     "FANOUT-4",
     "a probe token loses one edge character at each end, not the whole run",
+    seams=("reference.fanout.probe_tokens",),
 )
 def _fanout_edges_one() -> None:
     f = _fanout()
@@ -166,7 +181,12 @@ def _fanout_edges_one() -> None:
     swap(f, "probe_tokens", probe_tokens)
 
 
-@mutant("fanout-utf8-lengths", "FANOUT-4", "text lengths count UTF-8 bytes (Go's len)")
+@mutant(
+    "fanout-utf8-lengths",
+    "FANOUT-4",
+    "text lengths count UTF-8 bytes (Go's len)",
+    seams=("reference.fanout.len",),
+)
 def _fanout_utf8() -> None:
     import builtins
 
@@ -185,6 +205,7 @@ def _fanout_utf8() -> None:
     "fanout-question-tokens-repeated",
     "FANOUT-5",
     "question tokens keep repeated words (no first-occurrence dedupe)",
+    seams=("reference.fanout.question_tokens",),
 )
 def _fanout_tokens_repeated() -> None:
     f = _fanout()
@@ -204,6 +225,7 @@ def _fanout_tokens_repeated() -> None:
     "fanout-question-stop-is-boundary",
     "FANOUT-5",
     "question tokens drop the phrase boundary words instead of the question stopwords",
+    seams=("reference.fanout.vocabulary",),
 )
 def _fanout_stop_boundary() -> None:
     f = _fanout()
@@ -215,6 +237,7 @@ def _fanout_stop_boundary() -> None:
     "fanout-collect-stops-at-break",
     "FANOUT-6",
     "the walk from a connector stops at the first breaking token even before collecting one",
+    seams=("reference.fanout._collectors",),
 )
 def _fanout_collect_stops() -> None:
     f = _fanout()
@@ -245,6 +268,7 @@ def _fanout_collect_stops() -> None:
     "fanout-two-code-points-break",
     "FANOUT-6",
     "a token of 2 code points breaks a phrase too (<= 2 instead of < 2)",
+    seams=("reference.fanout._breaks",),
 )
 def _fanout_two_break() -> None:
     f = _fanout()
@@ -256,6 +280,7 @@ def _fanout_two_break() -> None:
     "fanout-connector-right-first",
     "FANOUT-6",
     "around a connector the right-hand phrase is taken before the left-hand one",
+    seams=("reference.fanout.phrase_probes",),
 )
 def _fanout_right_first() -> None:
     f = _fanout()
@@ -292,6 +317,7 @@ def _fanout_right_first() -> None:
     "fanout-low-signal-any",
     "FANOUT-6",
     "a phrase with any low-signal word is filtered out (not only one with no other token)",
+    seams=("reference.fanout.filtered_phrase_probes",),
 )
 def _fanout_low_signal_any() -> None:
     f = _fanout()
@@ -314,6 +340,7 @@ def _fanout_low_signal_any() -> None:
     "fanout-back-end-token",
     "FANOUT-7",
     "back-end must be a probe token, not a substring of the lowered text",
+    seams=("reference.fanout.specific_recommendation_probes",),
 )
 def _fanout_back_end_token() -> None:
     f = _fanout()
@@ -331,6 +358,7 @@ def _fanout_back_end_token() -> None:
     "fanout-recommendation-without-specific",
     "FANOUT-7",
     "the fixed probes need a recommendation, back-end and languages, not specific or exact",
+    seams=("reference.fanout.vocabulary",),
 )
 def _fanout_no_specific() -> None:
     f = _fanout()
@@ -342,6 +370,7 @@ def _fanout_no_specific() -> None:
     "fanout-recommend-first-pattern-only",
     "FANOUT-7",
     "only the first recommendation pattern (recommend) is read; remind me is dropped",
+    seams=("reference.fanout.vocabulary",),
 )
 def _fanout_recommend_first() -> None:
     f = _fanout()
@@ -353,6 +382,7 @@ def _fanout_recommend_first() -> None:
     "fanout-money-unfiltered-phrases",
     "FANOUT-8",
     "money focuses come from every phrase probe, low-signal phrases included",
+    seams=("reference.fanout.money_focus_probes",),
 )
 def _fanout_money_unfiltered() -> None:
     f = _fanout()
@@ -371,6 +401,7 @@ def _fanout_money_unfiltered() -> None:
     "fanout-money-cost-any-length",
     "FANOUT-8",
     "the cost suffix is added whenever the head differs from the phrase, whatever its length",
+    seams=("reference.fanout._money_focus",),
 )
 def _fanout_money_any_length() -> None:
     f = _fanout()
@@ -391,6 +422,7 @@ def _fanout_money_any_length() -> None:
     "fanout-when-word",
     "FANOUT-9",
     "the action-date probes need the word when (a probe token), not the substring",
+    seams=("reference.fanout.action_date_probes",),
 )
 def _fanout_when_word() -> None:
     f = _fanout()
@@ -406,6 +438,7 @@ def _fanout_when_word() -> None:
     "fanout-focus-skip-ignored",
     "FANOUT-9",
     "the focuses are built from all question tokens, the action words left in",
+    seams=("reference.fanout.action_date_context_probes",),
 )
 def _fanout_focus_skip() -> None:
     f = _fanout()
@@ -427,6 +460,7 @@ def _fanout_focus_skip() -> None:
     "fanout-four-focuses-first-two-first",
     "FANOUT-9",
     "with four or more focus tokens the first two come before the last two",
+    seams=("reference.fanout._focuses",),
 )
 def _fanout_four_focuses() -> None:
     f = _fanout()
@@ -443,6 +477,7 @@ def _fanout_four_focuses() -> None:
     "fanout-inspiration-hint-word",
     "FANOUT-10",
     "an inspiration hint must be a probe token, not a substring (inspirations, unstuck miss)",
+    seams=("reference.fanout._inspiration",),
 )
 def _fanout_inspiration_word() -> None:
     f = _fanout()
@@ -458,6 +493,7 @@ def _fanout_inspiration_word() -> None:
     "fanout-inspiration-skip-ignored",
     "FANOUT-10",
     "the inspiration probe takes the last question token, skip words included",
+    seams=("reference.fanout.inspiration_source_probes",),
 )
 def _fanout_inspiration_skip() -> None:
     f = _fanout()

@@ -22,6 +22,7 @@ def _fanout() -> Any:
     "fanout-derived-ties-reversed",
     "FANOUT-12",
     "longest-first sorts ascending and reverses, so equal lengths come in reverse order",
+    seams=("reference.fanout.sorted", "reference.fanout.derived_subqueries"),
 )
 def _fanout_ties_reversed() -> None:
     f = _fanout()
@@ -46,6 +47,7 @@ def _fanout_ties_reversed() -> None:
     "fanout-derived-tokens-of-query",
     "FANOUT-12",
     "the longest-first tokens are the query's question tokens, not the filtered phrases'",
+    seams=("reference.fanout.derived_subqueries",),
 )
 def _fanout_tokens_of_query() -> None:
     f = _fanout()
@@ -71,6 +73,7 @@ def _fanout_tokens_of_query() -> None:
     "fanout-priority-and-token",
     "FANOUT-13",
     "the priority test looks for the token and (punctuated and counts) instead of ' and '",
+    seams=("reference.fanout.priority_only",),
 )
 def _fanout_and_token() -> None:
     f = _fanout()
@@ -87,6 +90,7 @@ def _fanout_and_token() -> None:
     "fanout-quote-case-insensitive",
     "FANOUT-14",
     "a plan text is quoted when it equals a phrase probe ignoring case",
+    seams=("reference.fanout.plan_expressions",),
 )
 def _fanout_quote_ci() -> None:
     f = _fanout()
@@ -112,6 +116,7 @@ def _fanout_quote_ci() -> None:
     "fanout-gate-counts-terms",
     "FANOUT-16",
     "the gate counts the expression's terms (a quoted phrase is one), not its space-split pieces",
+    seams=("reference.fanout.bypasses_gate",),
 )
 def _fanout_gate_terms() -> None:
     f = _fanout()
@@ -130,6 +135,7 @@ def _fanout_gate_terms() -> None:
     "fanout-overlap-distinct",
     "FANOUT-16",
     "the overlap counts distinct shared ids (a set intersection), not shared hits",
+    seams=("reference.fanout.overlap",),
 )
 def _fanout_overlap_distinct() -> None:
     f = _fanout()
@@ -145,6 +151,7 @@ def _fanout_overlap_distinct() -> None:
     "fanout-overlap-whole-lists",
     "FANOUT-16",
     "the overlap compares the whole lists, not their first overlapWindow hits",
+    seams=("reference.fanout.overlap",),
 )
 def _fanout_overlap_whole() -> None:
     f = _fanout()
@@ -166,6 +173,7 @@ def _fanout_overlap_whole() -> None:
     "fanout-overlap-strict",
     "FANOUT-16",
     "a later answer joins only with more than overlapMin shared hits (> 2, not >= 2)",
+    seams=("reference.fanout.kept",),
 )
 def _fanout_overlap_strict() -> None:
     f = _fanout()
@@ -187,6 +195,7 @@ def _fanout_overlap_strict() -> None:
     "fanout-merge-request-k",
     "FANOUT-17",
     "the merge fuses with the request's rrfK instead of the anchor's constant 60",
+    seams=("reference.pipeline.search",),
 )
 def _fanout_merge_request_k() -> None:
     f = _fanout()
@@ -205,6 +214,7 @@ def _fanout_merge_request_k() -> None:
     "fanout-merge-primary-weighted",
     "FANOUT-17",
     "the merge gives the primary list weight 2 (the raw query counted twice)",
+    seams=("reference.fanout.merge",),
 )
 def _fanout_merge_primary_weight() -> None:
     f = _fanout()
@@ -230,6 +240,7 @@ def _fanout_merge_primary_weight() -> None:
     "fanout-merge-always-fused",
     "FANOUT-17",
     "a single joined list is fused too (RRF of one list), so its repeated ids collapse",
+    seams=("reference.fanout.merge",),
 )
 def _fanout_merge_always_fused() -> None:
     f = _fanout()
@@ -249,6 +260,7 @@ def _fanout_merge_always_fused() -> None:
     "fanout-gate-pieces-below-four",
     "FANOUT-16",
     "the gate's bypass takes 2 or 3 pieces (< phraseMaxTokens instead of <=)",
+    seams=("reference.fanout.bypasses_gate",),
 )
 def _fanout_gate_below_four() -> None:
     f = _fanout()
@@ -270,6 +282,7 @@ def _fanout_gate_below_four() -> None:
     "fanout-gate-no-digit-bypass",
     "FANOUT-16",
     "an expression with a digit meets the gate like any other",
+    seams=("reference.fanout.bypasses_gate",),
 )
 def _fanout_gate_no_digit() -> None:
     f = _fanout()
@@ -286,6 +299,7 @@ def _fanout_gate_no_digit() -> None:
     "fanout-inspiration-phrases-kept",
     "FANOUT-12",
     "for an inspiration text, a phrase of inspiration skip words only is still derived",
+    seams=("reference.fanout.derived_subqueries",),
 )
 def _fanout_inspiration_phrases_kept() -> None:
     f = _fanout()
@@ -309,6 +323,7 @@ def _fanout_inspiration_phrases_kept() -> None:
     "fanout-priority-inspiration-before-action",
     "FANOUT-11",
     "the priority subqueries take the inspiration probe before the action-date context probes",
+    seams=("reference.fanout.priority_subqueries",),
 )
 def _fanout_priority_order() -> None:
     f = _fanout()
@@ -330,6 +345,7 @@ def _fanout_priority_order() -> None:
     "fanout-raw-text-trimmed-only",
     "FANOUT-13",
     "the raw query enters the plan trimmed, not normalised (inner runs, no-break spaces kept)",
+    seams=("reference.fanout.plan_texts",),
 )
 def _fanout_raw_trimmed_only() -> None:
     f = _fanout()

@@ -16,12 +16,18 @@ from conformance.selftest.broken_ports.patching import (
     "graph-runs-in-every-mode",
     "GRAPH-3",
     "the graph leg runs whenever a graph is configured, in bm25 mode too",
+    seams=("reference.pipeline.graph_in_mode",),
 )
 def _graph_every_mode() -> None:
     swap(_mod("reference.pipeline"), "graph_in_mode", lambda effective_mode: True)
 
 
-@mutant("graph-fused-first", "GRAPH-4", "the graph list is fused first, before bm25 and vector")
+@mutant(
+    "graph-fused-first",
+    "GRAPH-4",
+    "the graph list is fused first, before bm25 and vector",
+    seams=("reference.pipeline.FUSION_ORDER",),
+)
 def _graph_fused_first() -> None:
     swap(_mod("reference.pipeline"), "FUSION_ORDER", ("graph", "bm25", "vector"))
 
@@ -30,6 +36,7 @@ def _graph_fused_first() -> None:
     "graph-error-fails-call",
     "GRAPH-3",
     "a graph error fails the call, or two failed core legs fail it whatever the graph returned",
+    seams=("reference.pipeline.leg_errors_fail_call",),
 )
 def _graph_error_fails() -> None:
     pipe = _mod("reference.pipeline")
@@ -44,6 +51,7 @@ def _graph_error_fails() -> None:
     "graph-votes-in-unanimity",
     "GRAPH-4",
     "the graph leg's hits replace the vector leg's in the unanimity vote",
+    seams=("reference.pipeline._run_listing_leg", "reference.pipeline.unanimity_voters"),
 )
 def _graph_votes() -> None:
     pipe = _mod("reference.pipeline")
@@ -70,6 +78,7 @@ def _graph_votes() -> None:
     "graph-backend-both-hits-and-error-accepted",
     "GRAPH-2",
     "a scripted graph with both hits and error is accepted (hits win) instead of invalid_input",
+    seams=("reference.backends.scripted._graph",),
 )
 def _graph_both_accepted() -> None:
     scripted = _mod("reference.backends.scripted")
@@ -87,6 +96,7 @@ def _graph_both_accepted() -> None:
     "graph-trace-member-without-backend",
     "GRAPH-5",
     "the trace carries a graph member (not run, skip mode) even when no graph backend is set",
+    seams=("reference.pipeline.search",),
 )
 def _graph_member_always() -> None:
     _trace_member_always("graph", {"ran": False, "skip": "mode", "hits": 0, "error": None})

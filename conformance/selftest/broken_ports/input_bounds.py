@@ -11,13 +11,22 @@ def _request() -> Any:
     return _mod("reference.request")
 
 
-@mutant("query-bound-missing", "FANOUT-25", "fanout_texts and intent_detect take any length")
+@mutant(
+    "query-bound-missing",
+    "FANOUT-25",
+    "fanout_texts and intent_detect take any length",
+    seams=("reference.request.check_query_bound",),
+)
 def _bound_missing() -> None:
     swap(_request(), "check_query_bound", lambda value, field, clause: value)
 
 
-@mutant("query-bound-utf16", "FANOUT-25",
-        "the bound counts UTF-16 units (JavaScript's `length`), refusing astral text")
+@mutant(
+    "query-bound-utf16",
+    "FANOUT-25",
+    "the bound counts UTF-16 units (JavaScript's `length`), refusing astral text",
+    seams=("reference.request.check_query_bound",),
+)
 def _bound_utf16() -> None:
     r = _request()
     original = r.check_query_bound
@@ -32,8 +41,12 @@ def _bound_utf16() -> None:
     swap(r, "check_query_bound", check)
 
 
-@mutant("query-bound-after-normalising", "INTENT-14",
-        "the bound counts the normalised text, not the string as given")
+@mutant(
+    "query-bound-after-normalising",
+    "INTENT-14",
+    "the bound counts the normalised text, not the string as given",
+    seams=("reference.request.check_query_bound",),
+)
 def _bound_normalised() -> None:
     r = _request()
     original = r.check_query_bound

@@ -24,6 +24,7 @@ from conformance.selftest.broken_ports.patching import (
     "intent-unicode-word-boundary",
     "INTENT-3",
     "patterns compiled without re.ASCII (Rust, .NET): é and ٣ count as word characters for \\b",
+    seams=("reference.intent.compile_pattern",),
 )
 def _intent_unicode_b() -> None:
     i = _mod("reference.intent")
@@ -39,6 +40,7 @@ def _intent_unicode_b() -> None:
     "intent-python-ignorecase",
     "INTENT-3",
     "the i flag read as Python re.IGNORECASE without re.ASCII: ſ matches s, ı matches i",
+    seams=("reference.intent.compile_pattern",),
 )
 def _intent_python_ignorecase() -> None:
     i = _mod("reference.intent")
@@ -57,6 +59,7 @@ _JAVA_B = f"(?:(?<={_JAVA_WORD})(?!{_JAVA_WORD})|(?<!{_JAVA_WORD})(?={_JAVA_WORD
     "intent-java-word-boundary",
     "INTENT-3",
     "Java's own \\b kept (no look-around rewrite): a combining mark continues the word",
+    seams=("reference.intent.compile_pattern",),
 )
 def _intent_java_b() -> None:
     i = _mod("reference.intent")
@@ -88,6 +91,7 @@ def _go_fold(source: str) -> str:
     "intent-go-case-fold",
     "INTENT-3",
     "the i flag kept as Go's (?i) (Unicode simple folding): suggeſt matches suggest",
+    seams=("reference.intent.compile_pattern",),
 )
 def _intent_go_fold() -> None:
     i = _mod("reference.intent")
@@ -113,6 +117,7 @@ class _CaselessRegex:
     "intent-case-insensitive",
     "INTENT-3",
     "patterns carry a Unicode case-insensitive flag (JavaScript /iu): ſuggest matches suggest",
+    seams=("reference.intent.compile_pattern",),
 )
 def _intent_caseless() -> None:
     i = _mod("reference.intent")
@@ -128,6 +133,7 @@ def _intent_caseless() -> None:
     "intent-query-not-folded",
     "INTENT-4",
     "query patterns run on the normalised query, not its folded form",
+    seams=("reference.intent.detect",),
 )
 def _intent_unfolded() -> None:
     i = _mod("reference.intent")
@@ -147,6 +153,7 @@ def _intent_unfolded() -> None:
     "intent-fields-searched-separately",
     "INTENT-5",
     "text patterns are searched in each field on its own, never across fields",
+    seams=("reference.intent.predicates",),
 )
 def _intent_fields() -> None:
     i = _mod("reference.intent")
@@ -167,6 +174,7 @@ def _intent_fields() -> None:
     "intent-table-name-ignored",
     "INTENT-13",
     "the table input and the request's intentTable are accepted but the default table always runs",
+    seams=("reference.intent_table.table",),
 )
 def _intent_table_ignored() -> None:
     t = _mod("reference.intent_table")
@@ -178,6 +186,7 @@ def _intent_table_ignored() -> None:
     "intent-unknown-table-is-default",
     "INTENT-13",
     "an unknown table name silently means the default table instead of invalid_input",
+    seams=("reference.intent_table.check_table_name",),
 )
 def _intent_unknown_default() -> None:
     t = _mod("reference.intent_table")
@@ -188,7 +197,12 @@ def _intent_unknown_default() -> None:
     )
 
 
-@mutant("intent-first-rule-only", "INTENT-6", "only the first matching rule applies")
+@mutant(
+    "intent-first-rule-only",
+    "INTENT-6",
+    "only the first matching rule applies",
+    seams=("reference.intent.matching_rules",),
+)
 def _intent_first_rule() -> None:
     i = _mod("reference.intent")
     original = i.matching_rules
@@ -199,6 +213,7 @@ def _intent_first_rule() -> None:
     "intent-multipliers-added",
     "INTENT-7",
     "multipliers combine additively: 1 + Σ(m − 1) instead of a product",
+    seams=("reference.intent.apply_multipliers",),
 )
 def _intent_added() -> None:
     def apply_multipliers(score: float, multipliers: Sequence[float]) -> float:
@@ -211,6 +226,7 @@ def _intent_added() -> None:
     "intent-multipliers-folded",
     "INTENT-7",
     "the rules' multipliers are one pre-multiplied constant (Go folds 2.2 * 0.45 to 0.99)",
+    seams=("reference.intent.matching_rules",),
 )
 def _intent_folded() -> None:
     i = _mod("reference.intent")
@@ -232,7 +248,12 @@ def _intent_folded() -> None:
 # -- pipeline and modes (PIPE, MODE) -----------------------------------------------------------
 
 
-@mutant("mode-semantic-runs-bm25", "MODE-5", "semantic mode still runs the BM25 leg and ladder")
+@mutant(
+    "mode-semantic-runs-bm25",
+    "MODE-5",
+    "semantic mode still runs the BM25 leg and ladder",
+    seams=("reference.modes.ResolvedMode.runs_bm25",),
+)
 def _mode_semantic_bm25() -> None:
     modes = _mod("reference.modes")
     set_attr(
@@ -242,7 +263,12 @@ def _mode_semantic_bm25() -> None:
     )
 
 
-@mutant("mode-auto-reports-fallback", "MODE-1", "auto without an embedder sets fellBackToBM25")
+@mutant(
+    "mode-auto-reports-fallback",
+    "MODE-1",
+    "auto without an embedder sets fellBackToBM25",
+    seams=("reference.modes.resolve_mode",),
+)
 def _mode_auto_fallback() -> None:
     modes = _mod("reference.modes")
     original = modes.resolve_mode
@@ -259,6 +285,7 @@ def _mode_auto_fallback() -> None:
     "intent-compose-right-to-left",
     "INTENT-7",
     "an item's multipliers are applied right to left: ((score × mN) × …) × m1",
+    seams=("reference.intent.apply_multipliers",),
 )
 def _intent_right_to_left() -> None:
     def apply_multipliers(score: float, multipliers: Sequence[float]) -> float:
@@ -273,6 +300,7 @@ def _intent_right_to_left() -> None:
     "intent-precomputed-product",
     "INTENT-7",
     "the score is multiplied once by the precomputed product of its multipliers",
+    seams=("reference.intent.apply_multipliers",),
 )
 def _intent_product() -> None:
     def apply_multipliers(score: float, multipliers: Sequence[float]) -> float:
@@ -288,6 +316,7 @@ def _intent_product() -> None:
     "intent-constant-folded",
     "INTENT-7",
     "the product is folded exactly and rounded once (Go constants): 2.2 × 0.45 gives 0.99",
+    seams=("reference.intent.apply_multipliers",),
 )
 def _intent_folded_exactly() -> None:
     def apply_multipliers(score: float, multipliers: Sequence[float]) -> float:
@@ -303,6 +332,7 @@ def _intent_folded_exactly() -> None:
     "intent-long-content-inclusive",
     "INTENT-6",
     "long_content uses >= 240 instead of > 240",
+    seams=("reference.intent.predicates",),
 )
 def _intent_long_inclusive() -> None:
     i = _mod("reference.intent")
@@ -322,6 +352,7 @@ def _intent_long_inclusive() -> None:
     "intent-long-content-raw-length",
     "INTENT-6",
     "long_content measures the raw content, not its normalised form",
+    seams=("reference.intent.predicates",),
 )
 def _intent_long_raw() -> None:
     i = _mod("reference.intent")
@@ -341,6 +372,7 @@ def _intent_long_raw() -> None:
     "intent-adjustments-in-new-order",
     "INTENT-8",
     "the adjustments report follows the reweighted order, not the fused order",
+    seams=("reference.intent.reweight",),
 )
 def _intent_adjust_order() -> None:
     i = _mod("reference.intent")
@@ -358,6 +390,7 @@ def _intent_adjust_order() -> None:
     "intent-ties-by-path",
     "INTENT-9",
     "equal reweighted values are ordered by path instead of fused position",
+    seams=("reference.intent.reweight",),
 )
 def _intent_ties_path() -> None:
     i = _mod("reference.intent")
@@ -376,6 +409,7 @@ def _intent_ties_path() -> None:
     "intent-resorts-without-intent",
     "INTENT-10",
     "the list is re-sorted by score even when no family is detected",
+    seams=("reference.intent.reweight",),
 )
 def _intent_resorts() -> None:
     i = _mod("reference.intent")
@@ -392,6 +426,7 @@ def _intent_resorts() -> None:
     "mode-vector-error-no-fallback-flag",
     "MODE-6",
     "a vector error in hybrid mode does not set fellBackToBM25",
+    seams=("reference.pipeline.search",),
 )
 def _mode_vector_error_flag() -> None:
     pipe = _mod("reference.pipeline")
@@ -413,6 +448,7 @@ def _mode_vector_error_flag() -> None:
     "mode-auto-vector-error-no-fallback-flag",
     "MODE-1",
     "auto never sets fellBackToBM25, read literally: an auto that ran hybrid hides a vector error",
+    seams=("reference.pipeline.search",),
 )
 def _mode_auto_vector_error_flag() -> None:
     pipe = _mod("reference.pipeline")
@@ -432,6 +468,7 @@ def _mode_auto_vector_error_flag() -> None:
     "INTENT-2",
     "a pattern with flags `i` is reported with the inline `(?i)` a Go or Java port compiles it "
     "with, not the file's source verbatim",
+    seams=("reference.intent.patterns",),
 )
 def _intent_inline_flag() -> None:
     i = _mod("reference.intent")
@@ -451,6 +488,7 @@ def _intent_inline_flag() -> None:
     "INTENT-11",
     "a language filter: a query with any non-ASCII character is taken as non-English and "
     "detects no family",
+    seams=("reference.intent.detect",),
 )
 def _intent_non_ascii_bypass() -> None:
     i = _mod("reference.intent")
@@ -469,6 +507,7 @@ def _intent_non_ascii_bypass() -> None:
     "INTENT-12",
     "the text is folded with simple case mapping (Go's strings.ToLower): U+0130 becomes a "
     "plain i, so İdeas matches ideas",
+    seams=("reference.intent.fold",),
 )
 def _intent_simple_fold() -> None:
     i = _mod("reference.intent")
@@ -481,6 +520,7 @@ def _intent_simple_fold() -> None:
     "INTENT-4",
     "query patterns run on the raw query lowercased (the anchor's words), not on the folded"
     " normalised query, so a non-breaking space is not a space",
+    seams=("reference.intent.query_truth",),
 )
 def _intent_raw_lowered() -> None:
     i = _mod("reference.intent")

@@ -17,7 +17,12 @@ from conformance.selftest.broken_ports.patching import (
 # -- ladder and strongest term (LADDER) --------------------------------------------------------
 
 
-@mutant("ladder-force-refresh-row-dropped", "LADDER-5", "the no-op force-refresh rung emits no row")
+@mutant(
+    "ladder-force-refresh-row-dropped",
+    "LADDER-5",
+    "the no-op force-refresh rung emits no row",
+    seams=("reference.ladder._Walk.skip",),
+)
 def _ladder_no_force_refresh() -> None:
     walk = _mod("reference.ladder")._Walk
     original = walk.skip
@@ -33,6 +38,7 @@ def _ladder_no_force_refresh() -> None:
     "ladder-vacuous-rungs-emit-rows",
     "LADDER-3",
     "rungs with nothing to search emit an `empty` row instead of no row (kit 2.x, D6)",
+    seams=("reference.ladder._Walk.fts",),
 )
 def _ladder_vacuous_rows() -> None:
     lad = _mod("reference.ladder")
@@ -51,6 +57,7 @@ def _ladder_vacuous_rows() -> None:
     "ladder-error-read-as-zero-hits",
     "LADDER-14",
     "an index error counts as zero hits, so the ladder walks on",
+    seams=("reference.ladder._Walk.run",),
 )
 def _ladder_error_zero() -> None:
     lad = _mod("reference.ladder")
@@ -72,6 +79,7 @@ def _ladder_error_zero() -> None:
     "ladder-continues-after-hit",
     "LADDER-2",
     "the walk goes on after a rung with hits (keeping the first hits)",
+    seams=("reference.ladder._Walk.run",),
 )
 def _ladder_continues() -> None:
     walk = _mod("reference.ladder")._Walk
@@ -91,6 +99,7 @@ def _ladder_continues() -> None:
     "ladder-duplicates-skipped",
     "LADDER-6",
     "a rung repeating an expression already searched is skipped as `duplicate` (kit 2.x)",
+    seams=("reference.ladder._Walk.fts",),
 )
 def _ladder_duplicates() -> None:
     walk = _mod("reference.ladder")._Walk
@@ -109,6 +118,7 @@ def _ladder_duplicates() -> None:
     "ladder-trigram-ignores-candidate-k",
     "LADDER-13",
     "the trigram rung returns every similar chunk, not at most candidateK",
+    seams=("reference.ladder._Walk.run", "reference.trigram.TrigramIndex.search"),
 )
 def _ladder_trigram_unbounded() -> None:
     lad = _mod("reference.ladder")
@@ -135,6 +145,7 @@ def _ladder_trigram_unbounded() -> None:
     "ladder-strongest-from-parse-tokens",
     "LADDER-9",
     "the strongest term reads the DSL's term and prefix tokens, not the sanitised words (kit 2.x)",
+    seams=("reference.ladder.query_strongest_term",),
 )
 def _ladder_strongest_parse_tokens() -> None:
     lad = _mod("reference.ladder")
@@ -150,6 +161,7 @@ def _ladder_strongest_parse_tokens() -> None:
     "ladder-strongest-dsl-stopwords",
     "LADDER-8",
     "the strongest term ignores the DSL's stopword lists, not the ladder's own set (kit 2.x)",
+    seams=("reference.strongest.is_ladder_stopword",),
 )
 def _ladder_strongest_dsl_stopwords() -> None:
     s = _mod("reference.strongest")
@@ -160,6 +172,7 @@ def _ladder_strongest_dsl_stopwords() -> None:
     "ladder-strongest-rung-equal-to-query-kept",
     "LADDER-9",
     "strongest_term is searched even when it is the whole folded query",
+    seams=("reference.ladder.plan_ladder",),
 )
 def _ladder_strongest_equal_kept() -> None:
     lad = _mod("reference.ladder")
@@ -172,7 +185,12 @@ def _ladder_strongest_equal_kept() -> None:
     swap(lad, "plan_ladder", plan_ladder)
 
 
-@mutant("ladder-ignores-skip-flag", "LADDER-1", "skipRetryLadder is ignored")
+@mutant(
+    "ladder-ignores-skip-flag",
+    "LADDER-1",
+    "skipRetryLadder is ignored",
+    seams=("reference.ladder.run_bm25_leg",),
+)
 def _ladder_ignores_flag() -> None:
     lad = _mod("reference.ladder")
     original = lad.run_bm25_leg
@@ -187,6 +205,7 @@ def _ladder_ignores_flag() -> None:
     "strongest-last-wins",
     "LADDER-8",
     "among equally long words the last wins (`>=`, reduce, max_by_key)",
+    seams=("reference.strongest.strongest_term",),
 )
 def _strongest_last() -> None:
     s = _mod("reference.strongest")
@@ -205,6 +224,7 @@ def _strongest_last() -> None:
     "ladder-trigram-tokens-deduplicated",
     "LADDER-11",
     "the trigram rung's tokens are deduplicated (the anchor's query_tokens)",
+    seams=("reference.ladder.plan_ladder",),
 )
 def _ladder_trigram_dedup() -> None:
     lad = _mod("reference.ladder")
@@ -221,6 +241,7 @@ def _ladder_trigram_dedup() -> None:
     "ladder-strongest-prefix-keeps-star",
     "LADDER-9",
     "a strongest term taken from a prefix token is searched as a prefix (`\"t\"*`)",
+    seams=("reference.ladder.plan_ladder",),
 )
 def _ladder_prefix_star() -> None:
     lad = _mod("reference.ladder")
@@ -242,6 +263,7 @@ def _ladder_prefix_star() -> None:
     "ladder-no-chunks-when-none-listed",
     "LADDER-12",
     "an index listing zero chunks is treated as one that cannot list them (skip no_chunks)",
+    seams=("reference.pipeline.Backends.trigram_search",),
 )
 def _ladder_empty_chunks() -> None:
     pipe = _mod("reference.pipeline")
@@ -259,6 +281,7 @@ def _ladder_empty_chunks() -> None:
     "ladder-used-retry-only-if-searched",
     "LADDER-15",
     "usedRetry is true only when a later rung actually searched",
+    seams=("reference.ladder.run_bm25_leg",),
 )
 def _ladder_used_retry() -> None:
     lad = _mod("reference.ladder")
@@ -276,6 +299,7 @@ def _ladder_used_retry() -> None:
     "ladder-force-refresh-skip-empty",
     "LADDER-4",
     "the 1.0.0 skip order read literally: force-refresh's \"\" expression makes it `empty`",
+    seams=("reference.ladder._Walk.skip",),
 )
 def _ladder_force_refresh_empty() -> None:
     ladder = _mod("reference.ladder")
@@ -306,6 +330,7 @@ def _replan(**fields: Any) -> None:
     "ladder-initial-without-aliases",
     "LADDER-7",
     "the initial rung compiles the query without the alias table (aliases only loosen later rungs)",
+    seams=("reference.ladder.plan_ladder",),
 )
 def _ladder_initial_unaliased() -> None:
     _replan(initial_expression=True)
@@ -316,6 +341,7 @@ def _ladder_initial_unaliased() -> None:
     "LADDER-10",
     "refreshed_sanitised searches the sanitised words without alias expansion, like the "
     "trigram rung's tokens",
+    seams=("reference.ladder.plan_ladder",),
 )
 def _ladder_sanitised_unaliased() -> None:
     _replan(sanitised_expression=True)

@@ -33,6 +33,7 @@ def _metrics_rows(fix: Callable[[Any, Sequence[str], Mapping[str, int], int], An
     "metrics-discount-zero-based",
     "METRIC-8",
     "the 0-based index goes into log2(i + 1), so rank r is discounted by log2(r), rank 1 by 1",
+    seams=("reference.metrics.discount",),
 )
 def _metrics_discount_zero_based() -> None:
     set_attr(_mod("reference.metrics"), "discount", lambda rank: max(1.0, math.log2(rank)))
@@ -42,6 +43,7 @@ def _metrics_discount_zero_based() -> None:
     "metrics-discount-ln-ratio",
     "METRIC-12",
     "log2 computed as ln(x) / ln(2), which is not correctly rounded (Java has no log2)",
+    seams=("reference.metrics.discount",),
 )
 def _metrics_discount_ln_ratio() -> None:
     set_attr(_mod("reference.metrics"), "discount", lambda rank: math.log(rank + 1) / math.log(2))
@@ -51,6 +53,7 @@ def _metrics_discount_ln_ratio() -> None:
     "metrics-recall-over-retrieved",
     "METRIC-6",
     "R@k divides by the number of retrieved documents in the top k instead of by R",
+    seams=("reference.metrics.score_query",),
 )
 def _metrics_recall_over_retrieved() -> None:
     def fix(row: Any, ranked: Sequence[str], judgements: Mapping[str, int], k: int) -> Any:
@@ -64,6 +67,7 @@ def _metrics_recall_over_retrieved() -> None:
     "metrics-precision-over-retrieved",
     "METRIC-5",
     "P@k divides by min(k, n), rewarding a short run",
+    seams=("reference.metrics.score_query",),
 )
 def _metrics_precision_over_retrieved() -> None:
     def fix(row: Any, ranked: Sequence[str], judgements: Mapping[str, int], k: int) -> Any:
@@ -77,6 +81,7 @@ def _metrics_precision_over_retrieved() -> None:
     "metrics-judged-is-relevant",
     "METRIC-2",
     "any judged document counts as relevant, so relevance 0 gives a reciprocal rank",
+    seams=("reference.metrics.score_query",),
 )
 def _metrics_judged_is_relevant() -> None:
     m = _mod("reference.metrics")
@@ -93,6 +98,7 @@ def _metrics_judged_is_relevant() -> None:
     "metrics-negative-gain",
     "METRIC-2",
     "a negative relevance is used as a negative gain in DCG",
+    seams=("reference.metrics.gain",),
 )
 def _metrics_negative_gain() -> None:
     set_attr(_mod("reference.metrics"), "gain", lambda judgements, doc: judgements.get(doc, 0))
@@ -102,6 +108,7 @@ def _metrics_negative_gain() -> None:
     "metrics-duplicates-counted",
     "METRIC-3",
     "a document repeated in the run is counted at every occurrence",
+    seams=("reference.metrics.dedupe",),
 )
 def _metrics_duplicates_counted() -> None:
     set_attr(_mod("reference.metrics"), "dedupe", lambda ranked: list(ranked))
@@ -111,6 +118,7 @@ def _metrics_duplicates_counted() -> None:
     "metrics-rr-cut-at-k",
     "METRIC-7",
     "the reciprocal rank only looks at the top k",
+    seams=("reference.metrics.score_query",),
 )
 def _metrics_rr_cut_at_k() -> None:
     def fix(row: Any, ranked: Sequence[str], judgements: Mapping[str, int], k: int) -> Any:
@@ -123,6 +131,7 @@ def _metrics_rr_cut_at_k() -> None:
     "metrics-ap-over-retrieved-relevant",
     "METRIC-10",
     "AP divides by the relevant documents retrieved instead of by R",
+    seams=("reference.metrics.score_query",),
 )
 def _metrics_ap_over_retrieved() -> None:
     m = _mod("reference.metrics")
@@ -139,6 +148,7 @@ def _metrics_ap_over_retrieved() -> None:
     "metrics-ideal-from-run",
     "METRIC-8",
     "IDCG is computed from the relevant documents the run retrieved, not from the judgements",
+    seams=("reference.metrics.score_query",),
 )
 def _metrics_ideal_from_run() -> None:
     m = _mod("reference.metrics")
@@ -155,6 +165,7 @@ def _metrics_ideal_from_run() -> None:
     "metrics-unanswerable-queries-counted",
     "METRIC-4",
     "a query without relevant documents is scored 0 and counted in the means, as trec_eval does",
+    seams=("reference.metrics.evaluate",),
 )
 def _metrics_unanswerable_counted() -> None:
     m = _mod("reference.metrics")
@@ -175,6 +186,7 @@ def _metrics_unanswerable_counted() -> None:
     "metrics-mean-in-input-order",
     "METRIC-11",
     "means are summed in the order the queries were given, not by query id",
+    seams=("reference.metrics.evaluate",),
 )
 def _metrics_mean_input_order() -> None:
     m = _mod("reference.metrics")
@@ -194,6 +206,7 @@ def _metrics_mean_input_order() -> None:
     "metrics-missing-query-ignored",
     "METRIC-4",
     "a judged query absent from the run is skipped, as trec_eval does without -c",
+    seams=("reference.metrics.evaluate",),
 )
 def _metrics_missing_query_ignored() -> None:
     m = _mod("reference.metrics")
@@ -212,6 +225,7 @@ def _metrics_missing_query_ignored() -> None:
     "metrics-default-k-10",
     "METRIC-1",
     "an absent k means 10 (the usual nDCG@10), not the seed's 5",
+    seams=("reference.metrics.DEFAULT_K",),
 )
 def _metrics_default_k_10() -> None:
     set_attr(_mod("reference.metrics"), "DEFAULT_K", 10)
@@ -221,6 +235,7 @@ def _metrics_default_k_10() -> None:
     "metrics-hit-whole-run",
     "METRIC-9",
     "hit@k looks at the whole run: a relevant document below rank k still counts as a hit",
+    seams=("reference.metrics.score_query",),
 )
 def _metrics_hit_whole_run() -> None:
     def fix(row: Any, ranked: Sequence[str], judgements: Mapping[str, int], k: int) -> Any:
@@ -234,6 +249,7 @@ def _metrics_hit_whole_run() -> None:
     "metrics-retrieved-before-dedupe",
     "METRIC-13",
     "a row's `retrieved` is the run's length as given, repeated ids included",
+    seams=("reference.metrics.score_query",),
 )
 def _metrics_retrieved_raw() -> None:
     _metrics_rows(lambda row, ranked, judgements, k: replace(row, retrieved=len(ranked)))

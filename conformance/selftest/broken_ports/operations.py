@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from conformance.selftest.broken_ports.patching import _mod, mutant, set_attr
+from conformance.selftest.broken_ports.patching import _mod, mutant, set_attr, set_entry
 
 
 def _wrap_handlers(names: tuple[str, ...] | None, wrap: Any) -> None:
@@ -13,7 +13,7 @@ def _wrap_handlers(names: tuple[str, ...] | None, wrap: Any) -> None:
     handlers = ops.registry()
     for name, handler in handlers.items():
         if names is None or name in names:
-            ops._REGISTRY[name] = wrap(handler)
+            set_entry(ops, "_REGISTRY", name, wrap(handler))
     original = ops.registry
 
     def registry() -> dict[str, Any]:
@@ -29,6 +29,7 @@ def _wrap_handlers(names: tuple[str, ...] | None, wrap: Any) -> None:
     "op-unknown-input-field-rejected",
     "OP-1",
     "search and search_corpus reject a top-level input field they do not know",
+    seams=("conformance.adapters.ops._REGISTRY", "conformance.adapters.ops.registry"),
 )
 def _op_unknown_rejected() -> None:
     types = _mod("reference.types")
@@ -51,6 +52,7 @@ def _op_unknown_rejected() -> None:
     "op-index-error-as-invalid-input",
     "OP-2",
     "a backend failure is answered with the error kind invalid_input instead of index_error",
+    seams=("reference.types.IndexError_.kind",),
 )
 def _op_index_error_kind() -> None:
     set_attr(_mod("reference.types").IndexError_, "kind", "invalid_input")
@@ -70,6 +72,7 @@ def _round15(value: Any) -> Any:
     "op-floats-15-digits",
     "OP-3",
     "output floats are written with 15 significant digits (`%.15g`), not round-trip exact",
+    seams=("conformance.adapters.ops._REGISTRY", "conformance.adapters.ops.registry"),
 )
 def _op_floats_15() -> None:
     def wrap(handler: Any) -> Any:

@@ -20,6 +20,7 @@ from conformance.selftest.broken_ports.patching import (
     "pipe-integers-zero-rejected",
     "PIPE-13",
     "a request integer <= 0 (topK, candidateK, rerankTopN, rrfK) is invalid_input (2.x)",
+    seams=("reference.request._positive_int",),
 )
 def _pipe_integers_rejected() -> None:
     req = _mod("reference.request")
@@ -36,6 +37,7 @@ def _pipe_integers_rejected() -> None:
     "pipe-topk-before-rerank",
     "PIPE-3",
     "the list is cut to topK before rerank, so the reranker never sees the rest of the head",
+    seams=("reference.pipeline.search", "reference.pipeline.rerank_head"),
 )
 def _pipe_topk_first() -> None:
     pipe = _mod("reference.pipeline")
@@ -58,6 +60,7 @@ def _pipe_topk_first() -> None:
     "pipe-fraction-truncated",
     "PIPE-1",
     "a request integer above 0 that is not whole is truncated (60.5 → 60), not rejected",
+    seams=("reference.request._positive_int",),
 )
 def _pipe_fraction_truncated() -> None:
     req = _mod("reference.request")
@@ -72,7 +75,12 @@ def _pipe_fraction_truncated() -> None:
     set_attr(req, "_positive_int", positive_int)
 
 
-@mutant("pipe-query-size-unbounded", "PIPE-14", "a query of any length is searched")
+@mutant(
+    "pipe-query-size-unbounded",
+    "PIPE-14",
+    "a query of any length is searched",
+    seams=("reference.request.MAX_QUERY_CODE_POINTS",),
+)
 def _pipe_query_unbounded() -> None:
     set_attr(_mod("reference.request"), "MAX_QUERY_CODE_POINTS", 10**9)
 
@@ -81,6 +89,7 @@ def _pipe_query_unbounded() -> None:
     "pipe-query-size-in-utf16-units",
     "PIPE-14",
     "the query bound counts UTF-16 code units (JavaScript's length), so astral text is refused",
+    seams=("reference.request.parse_request",),
 )
 def _pipe_query_utf16() -> None:
     req = _mod("reference.request")
@@ -99,6 +108,7 @@ def _pipe_query_utf16() -> None:
     "pipe-vector-error-fails-search",
     "PIPE-15",
     "a vector leg error fails the whole search even when BM25 answered",
+    seams=("reference.pipeline._run_vector_leg",),
 )
 def _pipe_vector_error() -> None:
     pipe = _mod("reference.pipeline")
@@ -117,6 +127,7 @@ def _pipe_vector_error() -> None:
     "bm25-leg-error-fails-call",
     "PIPE-7",
     "the 3.x reading: index_error when every leg that ran errored, although BM25 ran and erred",
+    seams=("reference.pipeline.leg_errors_fail_call",),
 )
 def _bm25_error_fails_call() -> None:
     pipe = _mod("reference.pipeline")
@@ -131,6 +142,7 @@ def _bm25_error_fails_call() -> None:
     "semantic-vector-error-answers-empty",
     "PIPE-15",
     "a call whose only legs erred answers results: [] even though BM25 did not run",
+    seams=("reference.pipeline.leg_errors_fail_call",),
 )
 def _semantic_vector_error_empty() -> None:
     swap(_mod("reference.pipeline"), "leg_errors_fail_call", lambda bm25_ran, errors: False)
@@ -140,6 +152,10 @@ def _semantic_vector_error_empty() -> None:
     "pipe-vector-hits-not-truncated",
     "PIPE-4",
     "the vector leg keeps every hit the store returns, not at most candidateK",
+    seams=(
+        "reference.backends.scripted.ScriptedVectors.search_vector",
+        "reference.pipeline._run_vector_leg",
+    ),
 )
 def _pipe_vector_unbounded() -> None:
     pipe = _mod("reference.pipeline")
@@ -161,6 +177,7 @@ def _pipe_vector_unbounded() -> None:
     "pipe-results-carry-fused-score",
     "PIPE-6",
     "results report the fused score from before the intent multipliers",
+    seams=("reference.pipeline.reweight",),
 )
 def _pipe_pre_intent_score() -> None:
     pipe = _mod("reference.pipeline")
@@ -178,6 +195,7 @@ def _pipe_pre_intent_score() -> None:
     "pipe-zero-weight-leg-runs",
     "PIPE-8",
     "a leg of weight 0 still runs (search, ladder, embed) and votes; only fusion ignores it (1.0)",
+    seams=("reference.pipeline.leg_skip",),
 )
 def _pipe_zero_weight_runs() -> None:
     pipe = _mod("reference.pipeline")
@@ -192,6 +210,7 @@ def _pipe_zero_weight_runs() -> None:
     "op-integers-unbounded",
     "OP-4",
     "integer inputs have no maximum (1.0): 2^31 and 2^63 are accepted and passed to the backends",
+    seams=("reference.types.whole_number",),
 )
 def _op_integers_unbounded() -> None:
     types = _mod("reference.types")
@@ -208,6 +227,7 @@ def _op_integers_unbounded() -> None:
     "op-null-is-a-value",
     "OP-5",
     "null in an optional field is taken as a value (and rejected) instead of as absent",
+    seams=("reference.types.optional", "reference.types.present"),
 )
 def _op_null_is_a_value() -> None:
     types = _mod("reference.types")
@@ -226,6 +246,7 @@ def _op_null_is_a_value() -> None:
     "pipe-rrf-k-checked-at-fusion",
     "PIPE-9",
     "the request accepts any rrfK >= 1; RRF-1's bound is checked at fusion, after the legs ran",
+    seams=("reference.request._positive_int",),
 )
 def _pipe_rrf_k_late() -> None:
     req = _mod("reference.request")
@@ -245,6 +266,7 @@ def _pipe_rrf_k_late() -> None:
     "trace-effective-mode-echoes-request",
     "TRACE-5",
     "effectiveMode repeats the requested mode, so an auto request reports `auto`",
+    seams=("reference.pipeline.search",),
 )
 def _trace_effective_mode_echo() -> None:
     pipe = _mod("reference.pipeline")
@@ -262,6 +284,7 @@ def _trace_effective_mode_echo() -> None:
     "trace-skipped-row-expression-null",
     "TRACE-8",
     "a row that did not search reports `expression: null` instead of its expression or \"\"",
+    seams=("reference.ladder.Attempt.to_json",),
 )
 def _trace_row_expression_null() -> None:
     ladder = _mod("reference.ladder")
@@ -280,6 +303,7 @@ def _trace_row_expression_null() -> None:
     "pipe-vector-leg-embeds-unrewritten-query",
     "PIPE-11",
     "the vector leg embeds the request's query as sent, not the query an extension rewrote",
+    seams=("reference.pipeline._run_vector_leg",),
 )
 def _pipe_vector_unrewritten() -> None:
     pipe = _mod("reference.pipeline")
@@ -296,6 +320,7 @@ def _pipe_vector_unrewritten() -> None:
     "pipe-unknown-profile-ignored",
     "PIPE-10",
     "a request naming a profile the port does not implement is served as if it named none",
+    seams=("reference.request._profiles",),
 )
 def _pipe_unknown_profile_ignored() -> None:
     request = _mod("reference.request")
@@ -316,6 +341,7 @@ def _pipe_unknown_profile_ignored() -> None:
     "trace-profiles-member-always",
     "TRACE-15",
     "the trace carries an empty profiles member when the request enables no profile",
+    seams=("reference.pipeline.search",),
 )
 def _profiles_member_always() -> None:
     _trace_member_always("profiles", {})

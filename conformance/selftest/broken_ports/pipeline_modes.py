@@ -18,6 +18,7 @@ from conformance.selftest.broken_ports.patching import (
     "mode-fallback-silent",
     "MODE-2",
     "hybrid or semantic without an embedder falls back to bm25 without fellBackToBM25 (as auto)",
+    seams=("reference.modes.resolve_mode",),
 )
 def _mode_fallback_silent() -> None:
     modes = _mod("reference.modes")
@@ -34,6 +35,7 @@ def _mode_fallback_silent() -> None:
     "mode-bm25-upgraded",
     "MODE-3",
     "bm25 with an embedder configured resolves to hybrid",
+    seams=("reference.modes.resolve_mode",),
 )
 def _mode_bm25_upgraded() -> None:
     modes = _mod("reference.modes")
@@ -49,6 +51,7 @@ def _mode_bm25_upgraded() -> None:
     "mode-vector-leg-in-bm25",
     "MODE-4",
     "in bm25 mode the vector leg still runs (and is fused) whenever an embedder is configured",
+    seams=("reference.modes.resolve_mode",),
 )
 def _mode_vector_in_bm25() -> None:
     modes = _mod("reference.modes")
@@ -72,6 +75,7 @@ def _mode_vector_in_bm25() -> None:
     "pipe-blank-query-accepted",
     "PIPE-2",
     "only the empty string is rejected; a query of white space alone is searched",
+    seams=("reference.request.parse_request",),
 )
 def _pipe_blank_accepted() -> None:
     req = _mod("reference.request")
@@ -96,6 +100,7 @@ def _pipe_blank_accepted() -> None:
     "pipe-unrun-leg-fused-empty",
     "PIPE-5",
     "a leg that did not run is fused as an empty list (and listed in fusion.lists)",
+    seams=("reference.pipeline._run_variant",),
 )
 def _pipe_unrun_leg_listed() -> None:
     pipe = _mod("reference.pipeline")
@@ -120,6 +125,7 @@ def _pipe_unrun_leg_listed() -> None:
     "graph-weight-unknown-field",
     "GRAPH-1",
     "a port with the graph leg still rejects weights.graph as an unknown weight",
+    seams=("reference.request.parse_request",),
 )
 def _graph_weight_rejected() -> None:
     req = _mod("reference.request")
@@ -139,6 +145,7 @@ def _graph_weight_rejected() -> None:
     "profile-trace-at-top-level",
     "PROFILE-4",
     "a profile's trace fields are written at the trace's top level, not under profiles.NAME",
+    seams=("reference.pipeline.search",),
 )
 def _profile_trace_top_level() -> None:
     pipe = _mod("reference.pipeline")
@@ -158,6 +165,7 @@ def _profile_trace_top_level() -> None:
     "profile-enabled-by-backend-data",
     "PROFILE-5",
     "a profile runs when backends.profiles names it, though the request does not enable it",
+    seams=("reference.pipeline.search",),
 )
 def _profile_enabled_by_data() -> None:
     pipe = _mod("reference.pipeline")

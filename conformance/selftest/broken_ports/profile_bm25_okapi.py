@@ -28,7 +28,15 @@ def _fma(x: float, y: float, z: float) -> float:
     return float(Fraction(x) * Fraction(y) + Fraction(z))
 
 
-@mutant("okapi-k1-fts5-default", "OKAPI-3", "k1 defaults to 1.2, FTS5's value, not seed 002's 1.5")
+@mutant(
+    "okapi-k1-fts5-default",
+    "OKAPI-3",
+    "k1 defaults to 1.2, FTS5's value, not seed 002's 1.5",
+    seams=(
+        "reference.profiles.bm25_okapi.scoring.check_params",
+        "reference.profiles.bm25_okapi.operation.check_params",
+    ),
+)
 def _okapi_k1_fts5() -> None:
     s = _scoring()
     original = s.check_params
@@ -40,7 +48,15 @@ def _okapi_k1_fts5() -> None:
     set_attr(_mod("reference.profiles.bm25_okapi.operation"), "check_params", check_params)
 
 
-@mutant("okapi-k1-unchecked", "OKAPI-3", "any finite k1 and b are accepted, negative included")
+@mutant(
+    "okapi-k1-unchecked",
+    "OKAPI-3",
+    "any finite k1 and b are accepted, negative included",
+    seams=(
+        "reference.profiles.bm25_okapi.scoring.check_params",
+        "reference.profiles.bm25_okapi.operation.check_params",
+    ),
+)
 def _okapi_k1_unchecked() -> None:
     s = _scoring()
 
@@ -58,6 +74,7 @@ def _okapi_k1_unchecked() -> None:
     "okapi-robertson-idf",
     "OKAPI-4",
     "IDF is ln((N − n + 0.5) / (n + 0.5)), negative for a term in more than half the documents",
+    seams=("reference.profiles.bm25_okapi.scoring.idf",),
 )
 def _okapi_robertson() -> None:
     def idf(document_count: int, df: int) -> float:
@@ -66,7 +83,12 @@ def _okapi_robertson() -> None:
     set_attr(_scoring(), "idf", idf)
 
 
-@mutant("okapi-runtime-log", "OKAPI-5", "IDF uses the runtime's log instead of the pinned ln")
+@mutant(
+    "okapi-runtime-log",
+    "OKAPI-5",
+    "IDF uses the runtime's log instead of the pinned ln",
+    seams=("reference.profiles.bm25_okapi.scoring.okapi_ln",),
+)
 def _okapi_runtime_log() -> None:
     set_attr(_scoring(), "okapi_ln", math.log)
 
@@ -96,6 +118,7 @@ def _ln(*, fused: bool = False, terms: int = 12, halve_above_sqrt2: bool = True)
     "okapi-fma-ln",
     "OKAPI-10",
     "the pinned ln fuses p × v + C[j] and e × ln2 + 2t into fused multiply-adds",
+    seams=("reference.profiles.bm25_okapi.scoring.okapi_ln",),
 )
 def _okapi_fma_ln() -> None:
     set_attr(_scoring(), "okapi_ln", _ln(fused=True))
@@ -105,6 +128,7 @@ def _okapi_fma_ln() -> None:
     "okapi-ln-eleven-coefficients",
     "OKAPI-5",
     "the series starts from C[10] (j from 9 down to 0), one coefficient short of C[11]",
+    seams=("reference.profiles.bm25_okapi.scoring.okapi_ln",),
 )
 def _okapi_ln_eleven() -> None:
     set_attr(_scoring(), "okapi_ln", _ln(terms=11))
@@ -114,6 +138,7 @@ def _okapi_ln_eleven() -> None:
     "okapi-ln-no-sqrt2-step",
     "OKAPI-5",
     "step 2 is skipped: m stays in [1, 2) instead of being halved above √2",
+    seams=("reference.profiles.bm25_okapi.scoring.okapi_ln",),
 )
 def _okapi_ln_no_sqrt2() -> None:
     set_attr(_scoring(), "okapi_ln", _ln(halve_above_sqrt2=False))
@@ -123,6 +148,7 @@ def _okapi_ln_no_sqrt2() -> None:
     "okapi-idf-one-fraction",
     "OKAPI-4",
     "IDF is ln((N + 1) / (n + 0.5)), the same value on paper as ln(1 + (N − n + 0.5) / (n + 0.5))",
+    seams=("reference.profiles.bm25_okapi.scoring.idf",),
 )
 def _okapi_idf_one_fraction() -> None:
     s = _scoring()
@@ -146,17 +172,32 @@ def _weight(
     return out
 
 
-@mutant("okapi-fma-denominator", "OKAPI-10", "tf + k1 × base is one fused multiply-add")
+@mutant(
+    "okapi-fma-denominator",
+    "OKAPI-10",
+    "tf + k1 × base is one fused multiply-add",
+    seams=("reference.profiles.bm25_okapi.scoring.term_weight",),
+)
 def _okapi_fma_den() -> None:
     swap(_scoring(), "term_weight", lambda *a: _weight(*a, fused=True))
 
 
-@mutant("okapi-b-times-ratio", "OKAPI-7", "b × (dl / avgdl) instead of (b × dl) / avgdl")
+@mutant(
+    "okapi-b-times-ratio",
+    "OKAPI-7",
+    "b × (dl / avgdl) instead of (b × dl) / avgdl",
+    seams=("reference.profiles.bm25_okapi.scoring.term_weight",),
+)
 def _okapi_grouped() -> None:
     swap(_scoring(), "term_weight", lambda *a: _weight(*a, grouped=True))
 
 
-@mutant("okapi-idf-times-quotient", "OKAPI-7", "IDF × (num / den) instead of (IDF × num) / den")
+@mutant(
+    "okapi-idf-times-quotient",
+    "OKAPI-7",
+    "IDF × (num / den) instead of (IDF × num) / den",
+    seams=("reference.profiles.bm25_okapi.scoring.term_weight",),
+)
 def _okapi_quotient_first() -> None:
     swap(_scoring(), "term_weight", lambda *a: _weight(*a, quotient_first=True))
 
@@ -165,6 +206,7 @@ def _okapi_quotient_first() -> None:
     "okapi-k1-zero-shortcut",
     "OKAPI-7",
     "with k1 = 0 the weight is taken to be the IDF, skipping (IDF × tf) / tf",
+    seams=("reference.profiles.bm25_okapi.scoring.term_weight",),
 )
 def _okapi_k1_zero() -> None:
     s = _scoring()
@@ -176,7 +218,12 @@ def _okapi_k1_zero() -> None:
     swap(s, "term_weight", term_weight)
 
 
-@mutant("okapi-sum-reversed", "OKAPI-8", "term weights are summed last term first")
+@mutant(
+    "okapi-sum-reversed",
+    "OKAPI-8",
+    "term weights are summed last term first",
+    seams=("reference.profiles.bm25_okapi.scoring.document_score",),
+)
 def _okapi_sum_reversed() -> None:
     def document_score(weights: Sequence[float]) -> float:
         total = 0.0
@@ -191,6 +238,7 @@ def _okapi_sum_reversed() -> None:
     "okapi-sum-largest-first",
     "OKAPI-8",
     "term weights are summed largest first (for accuracy), not in the terms' code point order",
+    seams=("reference.profiles.bm25_okapi.scoring.document_score",),
 )
 def _okapi_sum_largest_first() -> None:
     def document_score(weights: Sequence[float]) -> float:
@@ -202,18 +250,33 @@ def _okapi_sum_largest_first() -> None:
     swap(_scoring(), "document_score", document_score)
 
 
-@mutant("okapi-whitespace-tokens", "OKAPI-2", "tokens are the lowercased whitespace pieces")
+@mutant(
+    "okapi-whitespace-tokens",
+    "OKAPI-2",
+    "tokens are the lowercased whitespace pieces",
+    seams=("reference.profiles.bm25_okapi.scoring.words",),
+)
 def _okapi_whitespace_tokens() -> None:
     set_attr(_scoring(), "words", lambda text: text.lower().split())
 
 
-@mutant("okapi-query-repeats-count", "OKAPI-2", "a word repeated in the query counts each time")
+@mutant(
+    "okapi-query-repeats-count",
+    "OKAPI-2",
+    "a word repeated in the query counts each time",
+    seams=("reference.profiles.bm25_okapi.scoring.query_terms",),
+)
 def _okapi_query_repeats() -> None:
     s = _scoring()
     swap(s, "query_terms", lambda query: sorted(s.words(query)))
 
 
-@mutant("okapi-dl-distinct-words", "OKAPI-2", "dl counts distinct words, not tokens")
+@mutant(
+    "okapi-dl-distinct-words",
+    "OKAPI-2",
+    "dl counts distinct words, not tokens",
+    seams=("reference.profiles.bm25_okapi.scoring.Counter",),
+)
 def _okapi_dl_distinct() -> None:
     s = _scoring()
 
@@ -228,6 +291,11 @@ def _okapi_dl_distinct() -> None:
     "okapi-diacritics-removed",
     "OKAPI-2",
     "words lose their diacritics (as FTS5's remove_diacritics), so cafe and café are one term",
+    seams=(
+        "reference.profiles.bm25_okapi.scoring.words",
+        "reference.profiles.bm25_okapi.collection.words",
+        "reference.profiles.bm25_okapi.sqlite_index.words",
+    ),
 )
 def _okapi_diacritics_removed() -> None:
     import unicodedata
@@ -247,6 +315,7 @@ def _okapi_diacritics_removed() -> None:
     "okapi-avgdl-integer-division",
     "OKAPI-6",
     "avgdl is the integer quotient T / N (as Go or C divide two ints) converted afterwards",
+    seams=("reference.profiles.bm25_okapi.scoring.average_length",),
 )
 def _okapi_avgdl_integer() -> None:
     def average_length(total_length: int, document_count: int) -> float | None:
@@ -259,6 +328,10 @@ def _okapi_avgdl_integer() -> None:
     "okapi-empty-documents-ignored",
     "OKAPI-6",
     "N and avgdl leave out empty documents",
+    seams=(
+        "reference.profiles.bm25_okapi.scoring.score_documents",
+        "reference.profiles.bm25_okapi.operation.score_documents",
+    ),
 )
 def _okapi_empty_ignored() -> None:
     s = _scoring()
@@ -272,12 +345,22 @@ def _okapi_empty_ignored() -> None:
     set_attr(_mod("reference.profiles.bm25_okapi.operation"), "score_documents", score_documents)
 
 
-@mutant("okapi-ties-by-id", "OKAPI-9", "equal scores go by id, not by path")
+@mutant(
+    "okapi-ties-by-id",
+    "OKAPI-9",
+    "equal scores go by id, not by path",
+    seams=("reference.profiles.bm25_okapi.scoring.rank",),
+)
 def _okapi_ties_by_id() -> None:
     swap(_scoring(), "rank", lambda items: sorted(items, key=lambda s: (-s.score, s.id)))
 
 
-@mutant("okapi-utf16-path-order", "OKAPI-9", "paths compare by UTF-16 code units (JavaScript <)")
+@mutant(
+    "okapi-utf16-path-order",
+    "OKAPI-9",
+    "paths compare by UTF-16 code units (JavaScript <)",
+    seams=("reference.profiles.bm25_okapi.scoring.rank",),
+)
 def _okapi_utf16() -> None:
     def key(text: str) -> bytes:
         return text.encode("utf-16-be")
@@ -289,7 +372,15 @@ def _okapi_utf16() -> None:
     )
 
 
-@mutant("okapi-zero-scores-listed", "OKAPI-9", "documents without a query term are listed with 0")
+@mutant(
+    "okapi-zero-scores-listed",
+    "OKAPI-9",
+    "documents without a query term are listed with 0",
+    seams=(
+        "reference.profiles.bm25_okapi.scoring.score_documents",
+        "reference.profiles.bm25_okapi.operation.score_documents",
+    ),
+)
 def _okapi_zero_listed() -> None:
     s = _scoring()
     original = s.score_documents
@@ -306,7 +397,12 @@ def _okapi_zero_listed() -> None:
     set_attr(_mod("reference.profiles.bm25_okapi.operation"), "score_documents", score_documents)
 
 
-@mutant("okapi-title-scored", "OKAPI-1", "title and summary are scored with the content")
+@mutant(
+    "okapi-title-scored",
+    "OKAPI-1",
+    "title and summary are scored with the content",
+    seams=("reference.profiles.bm25_okapi.operation.documents_from_json",),
+)
 def _okapi_title_scored() -> None:
     op = _mod("reference.profiles.bm25_okapi.operation")
     s = _scoring()
@@ -323,6 +419,7 @@ def _okapi_title_scored() -> None:
     "okapi-terms-in-query-order",
     "OKAPI-11",
     "the query terms keep the order of their first occurrence in the query, not code point order",
+    seams=("reference.profiles.bm25_okapi.scoring.query_terms",),
 )
 def _okapi_terms_query_order() -> None:
     s = _scoring()
@@ -333,6 +430,7 @@ def _okapi_terms_query_order() -> None:
     "okapi-absent-terms-omitted",
     "OKAPI-11",
     "terms lists only the query terms found in some document (no df 0, idf null entries)",
+    seams=("reference.profiles.bm25_okapi.operation.outcome_json",),
 )
 def _okapi_absent_terms_omitted() -> None:
     op = _mod("reference.profiles.bm25_okapi.operation")
@@ -350,6 +448,7 @@ def _okapi_absent_terms_omitted() -> None:
     "okapi-average-length-zero-when-empty",
     "OKAPI-11",
     "an empty collection answers averageLength 0.0 instead of null",
+    seams=("reference.profiles.bm25_okapi.operation.outcome_json",),
 )
 def _okapi_average_zero() -> None:
     op = _mod("reference.profiles.bm25_okapi.operation")
@@ -368,6 +467,11 @@ def _okapi_average_zero() -> None:
     "okapi-upper-bounds-exclusive",
     "OKAPI-3",
     "k1 must be below 1000 and b below 1: the upper bounds are rejected",
+    seams=(
+        "reference.profiles.bm25_okapi.scoring.check_params",
+        "reference.profiles.bm25_okapi.operation.check_params",
+        "reference.profiles.bm25_okapi.search.check_params",
+    ),
 )
 def _okapi_bounds_exclusive() -> None:
     s = _scoring()
@@ -383,7 +487,15 @@ def _okapi_bounds_exclusive() -> None:
     set_attr(_mod("reference.profiles.bm25_okapi.search"), "check_params", check_params)
 
 
-@mutant("okapi-duplicate-ids-accepted", "OKAPI-12", "two documents with one id are both scored")
+@mutant(
+    "okapi-duplicate-ids-accepted",
+    "OKAPI-12",
+    "two documents with one id are both scored",
+    seams=(
+        "reference.profiles.bm25_okapi.operation.documents_from_json",
+        "reference.profiles.bm25_okapi.search.documents_from_json",
+    ),
+)
 def _okapi_duplicates() -> None:
     op = _mod("reference.profiles.bm25_okapi.operation")
     s = _scoring()
@@ -424,7 +536,15 @@ def _lenient_documents(*, empty_id: bool = False, extra_fields: bool = True) -> 
     set_attr(pipeline, "documents_from_json", documents_from_json)
 
 
-@mutant("okapi-empty-id-accepted", "OKAPI-12", "a document with the empty string as id is accepted")
+@mutant(
+    "okapi-empty-id-accepted",
+    "OKAPI-12",
+    "a document with the empty string as id is accepted",
+    seams=(
+        "reference.profiles.bm25_okapi.operation.documents_from_json",
+        "reference.profiles.bm25_okapi.search.documents_from_json",
+    ),
+)
 def _okapi_empty_id() -> None:
     _lenient_documents(empty_id=True)
 
@@ -433,6 +553,10 @@ def _okapi_empty_id() -> None:
     "okapi-extra-fields-rejected",
     "OKAPI-12",
     "a document with title, summary or metadata is invalid_input (a closed {id, path, content})",
+    seams=(
+        "reference.profiles.bm25_okapi.operation.documents_from_json",
+        "reference.profiles.bm25_okapi.search.documents_from_json",
+    ),
 )
 def _okapi_extra_fields() -> None:
     _lenient_documents(extra_fields=False)
@@ -442,6 +566,7 @@ def _okapi_extra_fields() -> None:
     "okapi-scores-tie-within-epsilon",
     "OKAPI-9",
     "scores within 12 significant digits count as equal, so one ulp apart goes by path",
+    seams=("reference.profiles.bm25_okapi.scoring.rank",),
 )
 def _okapi_epsilon_ties() -> None:
     def near(score: float) -> float:

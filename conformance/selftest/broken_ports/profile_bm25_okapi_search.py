@@ -6,7 +6,7 @@ from __future__ import annotations
 from types import ModuleType
 from typing import Any
 
-from conformance.selftest.broken_ports.patching import _mod, mutant, set_attr
+from conformance.selftest.broken_ports.patching import _mod, mutant, set_attr, set_entry
 
 
 def _search() -> ModuleType:
@@ -16,13 +16,15 @@ def _search() -> ModuleType:
 def _wrap_op(wrapper: Any) -> None:
     """Register `wrapper(original_op)` as the profile's bm25-okapi.search handler."""
     s = _search()
-    _mod("reference.profiles.bm25_okapi").OPERATIONS["bm25-okapi.search"] = wrapper(s.search_op)
+    set_entry(_mod("reference.profiles.bm25_okapi"), "OPERATIONS", "bm25-okapi.search",
+              wrapper(s.search_op))
 
 
 @mutant(
     "okapi-search-unknown-member-ignored",
     "OKAPI-18",
     "an unknown member is ignored (a destructuring port), so topK or candidateK pass silently",
+    seams=("reference.profiles.bm25_okapi.OPERATIONS",),
 )
 def _okapi_unknown_member() -> None:
     s = _search()
@@ -37,6 +39,7 @@ def _okapi_unknown_member() -> None:
     "okapi-search-scores-hyde",
     "OKAPI-20",
     "the BM25 leg scores the query and the hypothetical document, not the raw query alone",
+    seams=("reference.profiles.bm25_okapi.OPERATIONS",),
 )
 def _okapi_scores_hyde() -> None:
     def wrapper(op: Any) -> Any:
@@ -56,6 +59,7 @@ def _okapi_scores_hyde() -> None:
     "okapi-search-dense-by-score",
     "OKAPI-21",
     "the dense list is re-sorted by its given scores (descending) instead of kept in order",
+    seams=("reference.profiles.bm25_okapi.OPERATIONS",),
 )
 def _okapi_dense_by_score() -> None:
     def wrapper(op: Any) -> Any:
@@ -76,6 +80,7 @@ def _okapi_dense_by_score() -> None:
     "okapi-search-dense-cut-twenty",
     "OKAPI-21",
     "the dense list is cut to the seed's get_dense_hits default of 20",
+    seams=("reference.profiles.bm25_okapi.search.legs_from_json",),
 )
 def _okapi_dense_cut() -> None:
     s = _search()
@@ -92,6 +97,7 @@ def _okapi_dense_cut() -> None:
     "okapi-search-sparse-cut-twenty",
     "OKAPI-23",
     "the sparse list is cut to 20 like the dense side's default",
+    seams=("reference.profiles.bm25_okapi.search.sparse_list",),
 )
 def _okapi_sparse_cut() -> None:
     s = _search()
@@ -108,6 +114,7 @@ def _okapi_sparse_cut() -> None:
     "okapi-search-zero-indexed-ranks",
     "OKAPI-24",
     "the contribution is 1 / (k + i) with the 0-based position, not 1 / (k + rank)",
+    seams=("reference.profiles.bm25_okapi.search.rrf_term",),
 )
 def _okapi_zero_indexed() -> None:
     s = _search()
@@ -118,6 +125,7 @@ def _okapi_zero_indexed() -> None:
     "okapi-search-ties-by-path",
     "OKAPI-25",
     "equal fused scores are ordered by path (the core's RRF-8), not by first appearance",
+    seams=("reference.profiles.bm25_okapi.search.fuse", "reference.profiles.bm25_okapi.OPERATIONS"),
 )
 def _okapi_ties_by_path() -> None:
     s = _search()
@@ -146,6 +154,7 @@ def _okapi_ties_by_path() -> None:
     "okapi-search-default-limit-ten",
     "OKAPI-26",
     "the default limit is the core's topK 10, not the seed's 8",
+    seams=("reference.profiles.bm25_okapi.search.DEFAULT_LIMIT",),
 )
 def _okapi_default_ten() -> None:
     set_attr(_search(), "DEFAULT_LIMIT", 10)
@@ -155,6 +164,7 @@ def _okapi_default_ten() -> None:
     "okapi-search-no-cut",
     "OKAPI-26",
     "the fused list is returned whole, not cut to limit",
+    seams=("reference.profiles.bm25_okapi.search.top",),
 )
 def _okapi_no_cut() -> None:
     set_attr(_search(), "top", lambda items, limit: items)
@@ -164,6 +174,7 @@ def _okapi_no_cut() -> None:
     "okapi-search-cut-lists-before-fusion",
     "OKAPI-19",
     "each list is cut to limit before RRF, so an id low in both lists never rises",
+    seams=("reference.profiles.bm25_okapi.search.fuse", "reference.profiles.bm25_okapi.OPERATIONS"),
 )
 def _okapi_cut_before_fusion() -> None:
     s = _search()
@@ -190,6 +201,7 @@ def _okapi_cut_before_fusion() -> None:
     "okapi-search-sparse-default-params",
     "OKAPI-22",
     "the BM25 leg scores with the default k1 and b whatever the input says",
+    seams=("reference.profiles.bm25_okapi.search.sparse_list",),
 )
 def _okapi_sparse_default_params() -> None:
     s = _search()
@@ -206,6 +218,7 @@ def _okapi_sparse_default_params() -> None:
     "okapi-search-fused-after-cut",
     "OKAPI-27",
     "trace.fusion.fused counts the ids returned after the cut, not every fused id",
+    seams=("reference.profiles.bm25_okapi.OPERATIONS",),
 )
 def _okapi_fused_after_cut() -> None:
     def wrapper(op: Any) -> Any:

@@ -40,8 +40,12 @@ def _engram_classify_with(pick: Callable[[str, list[tuple[str, re.Pattern[str]]]
     swap(table, "classify", classify)
 
 
-@mutant("engram-precedence-leftmost", "ENGRAM-3",
-        "the pattern whose match starts first in the query wins, not the one with the most matches")
+@mutant(
+    "engram-precedence-leftmost",
+    "ENGRAM-3",
+    "the pattern whose match starts first in the query wins, not the one with the most matches",
+    seams=("reference.profiles.engram.table.classify",),
+)
 def _engram_leftmost() -> None:
     def pick(text: str, hits: list[tuple[str, re.Pattern[str]]]) -> str:
         return min(hits, key=lambda h: (h[1].search(text).start(), 0))[0]  # type: ignore[union-attr]
@@ -49,20 +53,32 @@ def _engram_leftmost() -> None:
     _engram_classify_with(pick)
 
 
-@mutant("engram-precedence-table-order", "ENGRAM-3",
-        "the first matching pattern in table order wins (the 2.x reading), not the most matches")
+@mutant(
+    "engram-precedence-table-order",
+    "ENGRAM-3",
+    "the first matching pattern in table order wins (the 2.x reading), not the most matches",
+    seams=("reference.profiles.engram.table.classify",),
+)
 def _engram_table_order() -> None:
     _engram_classify_with(lambda text, hits: hits[0][0])
 
 
-@mutant("engram-precedence-last", "ENGRAM-3",
-        "the last matching pattern wins (a loop that keeps overwriting, or a reversed map)")
+@mutant(
+    "engram-precedence-last",
+    "ENGRAM-3",
+    "the last matching pattern wins (a loop that keeps overwriting, or a reversed map)",
+    seams=("reference.profiles.engram.table.classify",),
+)
 def _engram_last() -> None:
     _engram_classify_with(lambda text, hits: hits[-1][0])
 
 
-@mutant("engram-unicode-regex", "ENGRAM-2",
-        "patterns compiled with Python's Unicode re and IGNORECASE: é is a word character, ſ is s")
+@mutant(
+    "engram-unicode-regex",
+    "ENGRAM-2",
+    "patterns compiled with Python's Unicode re and IGNORECASE: é is a word character, ſ is s",
+    seams=("reference.profiles.engram.table.table",),
+)
 def _engram_unicode_regex() -> None:
     table = _engram("table")
     table.table.cache_clear()
@@ -72,13 +88,22 @@ def _engram_unicode_regex() -> None:
     set_attr(table, "table", lambda: replace(real, patterns=patterns))
 
 
-@mutant("engram-decay-ln2", "ENGRAM-9", "recency decays with ln 2 instead of the seed's 0.693")
+@mutant(
+    "engram-decay-ln2",
+    "ENGRAM-9",
+    "recency decays with ln 2 instead of the seed's 0.693",
+    seams=("reference.profiles.engram.boost.DECAY",),
+)
 def _engram_ln2() -> None:
     set_attr(_engram("boost"), "DECAY", -math.log(2))
 
 
-@mutant("engram-recency-code-floor", "ENGRAM-9",
-        "engram's code: recency 0.5 + 0.5 x decay (0.75 at one half-life), not the seed's floor")
+@mutant(
+    "engram-recency-code-floor",
+    "ENGRAM-9",
+    "engram's code: recency 0.5 + 0.5 x decay (0.75 at one half-life), not the seed's floor",
+    seams=("reference.profiles.engram.boost.recency",),
+)
 def _engram_code_floor() -> None:
     b = _engram("boost")
 
@@ -88,13 +113,22 @@ def _engram_code_floor() -> None:
     swap(b, "recency", recency)
 
 
-@mutant("engram-no-floor", "ENGRAM-9", "recency decay without the 0.5 floor")
+@mutant(
+    "engram-no-floor",
+    "ENGRAM-9",
+    "recency decay without the 0.5 floor",
+    seams=("reference.profiles.engram.boost.FLOOR",),
+)
 def _engram_no_floor() -> None:
     set_attr(_engram("boost"), "FLOOR", 0.0)
 
 
-@mutant("engram-floor-on-product", "ENGRAM-11",
-        "the 0.5 floor applied to recency x access instead of to recency alone")
+@mutant(
+    "engram-floor-on-product",
+    "ENGRAM-11",
+    "the 0.5 floor applied to recency x access instead of to recency alone",
+    seams=("reference.profiles.engram.boost.factors",),
+)
 def _engram_floor_product() -> None:
     b = _engram("boost")
     original = b.factors
@@ -109,8 +143,12 @@ def _engram_floor_product() -> None:
     swap(b, "factors", factors)
 
 
-@mutant("engram-floor-after-date", "ENGRAM-11",
-        "the 0.5 floor applied to date x recency, so a date match lifts an old memory above it")
+@mutant(
+    "engram-floor-after-date",
+    "ENGRAM-11",
+    "the 0.5 floor applied to date x recency, so a date match lifts an old memory above it",
+    seams=("reference.profiles.engram.boost.boosted",),
+)
 def _engram_floor_after_date() -> None:
     b = _engram("boost")
     original = b.boosted
@@ -124,20 +162,33 @@ def _engram_floor_after_date() -> None:
     swap(b, "boosted", boosted)
 
 
-@mutant("engram-access-log10", "ENGRAM-10", "access frequency with a decimal logarithm")
+@mutant(
+    "engram-access-log10",
+    "ENGRAM-10",
+    "access frequency with a decimal logarithm",
+    seams=("reference.profiles.engram.boost.log",),
+)
 def _engram_log10() -> None:
     set_attr(_engram("boost"), "log", math.log10)
 
 
-@mutant("engram-access-log-count", "ENGRAM-10",
-        "access frequency from log(count), not log(1 + count)")
+@mutant(
+    "engram-access-log-count",
+    "ENGRAM-10",
+    "access frequency from log(count), not log(1 + count)",
+    seams=("reference.profiles.engram.boost.access",),
+)
 def _engram_log_count() -> None:
     b = _engram("boost")
     swap(b, "access", lambda count: b.ACCESS_BASE + b.ACCESS_SCALE * math.log(max(count, 1)))
 
 
-@mutant("engram-access-lenient-count", "ENGRAM-6",
-        "access counts read with int(): leading zeros, signs and spaces accepted")
+@mutant(
+    "engram-access-lenient-count",
+    "ENGRAM-6",
+    "access counts read with int(): leading zeros, signs and spaces accepted",
+    seams=("reference.profiles.engram.boost.access_count",),
+)
 def _engram_lenient_count() -> None:
     b = _engram("boost")
 
@@ -150,8 +201,12 @@ def _engram_lenient_count() -> None:
     swap(b, "access_count", access_count)
 
 
-@mutant("engram-ties-by-path", "ENGRAM-11",
-        "equal boosted scores ordered by id instead of input order")
+@mutant(
+    "engram-ties-by-path",
+    "ENGRAM-11",
+    "equal boosted scores ordered by id instead of input order",
+    seams=("reference.profiles.engram.ops.boost_items",),
+)
 def _engram_ties_by_path() -> None:
     ops = _engram("ops")
     original = ops.boost_items
@@ -163,22 +218,38 @@ def _engram_ties_by_path() -> None:
     swap(ops, "boost_items", boost_items)
 
 
-@mutant("engram-age-whole-days", "ENGRAM-7", "ageDays truncated to whole days")
+@mutant(
+    "engram-age-whole-days",
+    "ENGRAM-7",
+    "ageDays truncated to whole days",
+    seams=("reference.profiles.engram.dates.age_days",),
+)
 def _engram_whole_days() -> None:
     d = _engram("dates")
     swap(d, "age_days", lambda now, then: float(max(0, now - then) // d.SECONDS_PER_DAY))
 
 
-@mutant("engram-date-utc-two-digit-years", "ENGRAM-7",
-        "years 0..99 read as 1900..1999, as JavaScript's Date.UTC does")
+@mutant(
+    "engram-date-utc-two-digit-years",
+    "ENGRAM-7",
+    "years 0..99 read as 1900..1999, as JavaScript's Date.UTC does",
+    seams=("reference.profiles.engram.dates.days_from_civil",),
+)
 def _engram_two_digit_years() -> None:
     d = _engram("dates")
     original = d.days_from_civil
     swap(d, "days_from_civil", lambda y, m, day: original(y + 1900 if y < 100 else y, m, day))
 
 
-@mutant("engram-leap-every-fourth-year", "ENGRAM-7",
-        "every fourth year is a leap year (no 100/400 rule)")
+@mutant(
+    "engram-leap-every-fourth-year",
+    "ENGRAM-7",
+    "every fourth year is a leap year (no 100/400 rule)",
+    seams=(
+        "reference.profiles.engram.dates.days_in_month",
+        "reference.profiles.engram.dates.days_from_civil",
+    ),
+)
 def _engram_leap() -> None:
     d = _engram("dates")
     original = d.days_in_month
@@ -196,22 +267,35 @@ def _engram_leap() -> None:
     swap(d, "days_from_civil", days_from_civil)
 
 
-@mutant("engram-no-future-clamp", "ENGRAM-7",
-        "a memory dated after now gets a negative age, so its recency exceeds 1.0")
+@mutant(
+    "engram-no-future-clamp",
+    "ENGRAM-7",
+    "a memory dated after now gets a negative age, so its recency exceeds 1.0",
+    seams=("reference.profiles.engram.dates.age_days",),
+)
 def _engram_no_clamp() -> None:
     d = _engram("dates")
     swap(d, "age_days", lambda now, then: (now - then) / d.SECONDS_PER_DAY)
 
 
-@mutant("engram-date-match-without-boundary", "ENGRAM-8",
-        "signal patterns without \\b, so 2026-02-14T10:00 gives the day, not the month")
+@mutant(
+    "engram-date-match-without-boundary",
+    "ENGRAM-8",
+    "signal patterns without \\b, so 2026-02-14T10:00 gives the day, not the month",
+    seams=("reference.profiles.engram.dates.SIGNAL_PATTERNS",),
+)
 def _engram_date_no_boundary() -> None:
     d = _engram("dates")
     set_attr(d, "SIGNAL_PATTERNS", tuple(re.compile(rx.pattern.replace(r"\b", ""), re.ASCII)
                                          for rx in d.SIGNAL_PATTERNS))
 
 
-@mutant("engram-kind-case-insensitive", "ENGRAM-9", "the kind compared case-insensitively")
+@mutant(
+    "engram-kind-case-insensitive",
+    "ENGRAM-9",
+    "the kind compared case-insensitively",
+    seams=("reference.profiles.engram.boost.factors",),
+)
 def _engram_kind_ci() -> None:
     b = _engram("boost")
     original = b.factors
@@ -225,7 +309,12 @@ def _engram_kind_ci() -> None:
     swap(b, "factors", factors)
 
 
-@mutant("engram-now-defaults-to-clock", "ENGRAM-7", "a missing now falls back to the wall clock")
+@mutant(
+    "engram-now-defaults-to-clock",
+    "ENGRAM-7",
+    "a missing now falls back to the wall clock",
+    seams=("reference.profiles.engram.options.parse",),
+)
 def _engram_clock() -> None:
     o = _engram("options")
     original = o.parse
@@ -238,14 +327,22 @@ def _engram_clock() -> None:
     swap(o, "parse", parse)
 
 
-@mutant("engram-seed-claim-holds", "ENGRAM-5",
-        "RRF without the constant (k = 0), the only reading under which the seed's claim holds")
+@mutant(
+    "engram-seed-claim-holds",
+    "ENGRAM-5",
+    "RRF without the constant (k = 0), the only reading under which the seed's claim holds",
+    seams=("reference.profiles.engram.search.DEFAULT_RRF_K",),
+)
 def _engram_seed_claim() -> None:
     set_attr(_engram("search"), "DEFAULT_RRF_K", 0)
 
 
-@mutant("engram-signal-by-position", "ENGRAM-8",
-        "the leftmost date expression in the query wins, not the first pattern in engram's order")
+@mutant(
+    "engram-signal-by-position",
+    "ENGRAM-8",
+    "the leftmost date expression in the query wins, not the first pattern in engram's order",
+    seams=("reference.profiles.engram.dates.query_signal",),
+)
 def _engram_signal_by_position() -> None:
     d = _engram("dates")
     original = d.query_signal
@@ -273,187 +370,3 @@ def _month(d: Any, rx: Any, text: str, index: int) -> str:
     if index == 2:
         return f"{m.group(2)}-{month}"
     return f"{d.MONTH_DAY_YEAR}-{month}-{int(m.group(2)):02d}"
-
-
-# -- profile engram: one broken port per clause, the mistakes a careful porter makes (issue 25) ---
-
-
-def _engram_retyped_table(edit: Callable[[dict[str, Any]], None]) -> None:
-    """Replace the loaded table by a hand-retyped copy of the data file with one slip."""
-    table = _engram("table")
-    table.table.cache_clear()
-    data = _mod("reference.data").load_json(table.DATA_FILE)
-    copy = {"patterns": [dict(p) for p in data["patterns"]], "default": data["default"],
-            "weights": {k: dict(v) for k, v in data["weights"].items()}}
-    edit(copy)
-    patterns = tuple((p["name"], re.compile(p["source"], re.ASCII)) for p in copy["patterns"])
-    weights = {k: {c: float(x) for c, x in v.items()} for k, v in copy["weights"].items()}
-    real = table.table()
-    set_attr(table, "table", lambda: replace(real, patterns=patterns, weights=weights))
-
-
-@mutant("engram-retyped-patterns-last-word", "ENGRAM-1",
-        "patterns retyped by hand, each missing its last word (resulted in, history, wrote, fix)")
-def _engram_retyped_patterns() -> None:
-    def edit(copy: dict[str, Any]) -> None:
-        for p in copy["patterns"]:
-            p["source"] = re.sub(r"\|[^|()]*\)", ")", p["source"], count=1)
-
-    _engram_retyped_table(edit)
-
-
-@mutant("engram-retyped-weights-when-swapped", "ENGRAM-1",
-        "weight table retyped with the when row's dense and BM25 weights swapped (1.2, 0.8)")
-def _engram_retyped_weights() -> None:
-    def edit(copy: dict[str, Any]) -> None:
-        row = copy["weights"]["when"]
-        row["vector"], row["bm25"] = row["bm25"], row["vector"]
-
-    _engram_retyped_table(edit)
-
-
-@mutant("engram-matched-winner-only", "ENGRAM-4",
-        "matched lists only the winning pattern, not every pattern that matches")
-def _engram_matched_winner_only() -> None:
-    table = _engram("table")
-    original = table.classify
-
-    def classify(query: str) -> Any:
-        got = original(query)
-        return replace(got, matched=got.matched[:1])
-
-    swap(table, "classify", classify)
-
-
-@mutant("engram-matched-names-default", "ENGRAM-4",
-        "matched is [\"what\"] for the default class instead of []")
-def _engram_matched_default() -> None:
-    table = _engram("table")
-    original = table.classify
-
-    def classify(query: str) -> Any:
-        got = original(query)
-        return got if got.matched else replace(got, matched=(got.intent,))
-
-    swap(table, "classify", classify)
-
-
-@mutant("engram-decay-every-kind", "ENGRAM-9",
-        "recency decay applied to every dated memory, not only to kind episodic")
-def _engram_decay_every_kind() -> None:
-    b = _engram("boost")
-    original = b.factors
-
-    def factors(metadata: Any, wanted: Any, now: int, half: float) -> Any:
-        if metadata.get(b.DATE_KEY) is not None:
-            metadata = {**metadata, b.KIND_KEY: b.EPISODIC}
-        return original(metadata, wanted, now, half)
-
-    swap(b, "factors", factors)
-
-
-@mutant("engram-ties-reversed", "ENGRAM-11",
-        "sorted ascending then reversed, so equal boosted scores come out in reverse input order")
-def _engram_ties_reversed() -> None:
-    b = _engram("boost")
-    swap(b, "order", lambda scores: sorted(range(len(scores)), key=lambda i: scores[i])[::-1])
-
-
-@mutant("engram-single-precision-math", "ENGRAM-12",
-        "exp and log evaluated in single precision (expf/logf, float32), then widened")
-def _engram_single_precision() -> None:
-    import struct
-
-    def f32(x: float) -> float:
-        return float(struct.unpack("f", struct.pack("f", x))[0])
-
-    b = _engram("boost")
-    set_attr(b, "exp", lambda x: f32(math.exp(f32(x))))
-    set_attr(b, "log", lambda x: f32(math.log(f32(x))))
-
-
-@mutant("engram-exp-taylor-12-terms", "ENGRAM-12",
-        "exp hand-written as a Taylor series cut after 12 terms, without range reduction")
-def _engram_exp_taylor() -> None:
-    def exp(x: float) -> float:
-        total, term = 1.0, 1.0
-        for n in range(1, 12):
-            term = term * x / n
-            total += term
-        return total
-
-    set_attr(_engram("boost"), "exp", exp)
-
-
-@mutant("engram-half-life-null-rejected", "ENGRAM-13",
-        "halfLifeDays: null rejected as not a number instead of read as absent (default 30)")
-def _engram_half_life_null() -> None:
-    def reject_null(obj: Any, where: str) -> None:
-        if "halfLifeDays" in obj and obj["halfLifeDays"] is None:
-            raise _mod("reference.types").InvalidInput(f"{where}.halfLifeDays must be a number")
-
-    # The profile's own table: the discovered profiles are rebuilt from it after the patch.
-    operations = _mod("reference.profiles.engram").OPERATIONS
-    op_boost = operations["engram.boost"]
-
-    def boost(inp: Any) -> Any:
-        reject_null(inp, "input")
-        return op_boost(inp)
-
-    operations["engram.boost"] = boost
-
-
-@mutant("engram-age-zero-without-date", "ENGRAM-13",
-        "ageDays reported as 0 instead of null for a memory without a valid date")
-def _engram_age_zero() -> None:
-    ops = _engram("ops")
-    original = ops.boost_items
-
-    def boost_items(query: str, opts: Any, items: Any) -> Any:
-        wanted, records = original(query, opts, items)
-        return wanted, [{**r, "ageDays": 0.0 if r["ageDays"] is None else r["ageDays"]}
-                        for r in records]
-
-    swap(ops, "boost_items", boost_items)
-
-
-@mutant("engram-graph-weight-ignored", "ENGRAM-5",
-        "the class's graph weight not applied: the graph list is fused with weight 1.0")
-def _engram_graph_weight_ignored() -> None:
-    search = _engram("search")
-    original = search.classify
-
-    def classify(query: str) -> Any:
-        got = original(query)
-        return replace(got, weights={**got.weights, "graph": 1.0})
-
-    set_attr(search, "classify", classify)
-
-
-@mutant("engram-bool-is-number", "ENGRAM-13",
-        "true accepted as the number 1 (Python's bool is an int) for halfLifeDays, score, minScore")
-def _engram_bool_is_number() -> None:
-    o = _engram("options")
-    original = o.number
-
-    def number(value: Any, what: str) -> float:
-        return float(value) if isinstance(value, bool) else float(original(value, what))
-
-    swap(o, "number", number)
-
-
-@mutant("engram-classify-unfolded", "ENGRAM-2",
-        "patterns searched in query.lower(), not fold(query): no whitespace or zero-width folding")
-def _engram_classify_unfolded() -> None:
-    table = _engram("table")
-    original = table.classify
-
-    def classify(query: str) -> Any:
-        t = table.table()
-        text = query.lower()
-        matched = tuple(name for name, rx in t.patterns if rx.search(text))
-        got = original(query)
-        intent = matched[0] if matched else t.default
-        return replace(got, intent=intent, matched=matched, weights=dict(t.weights[intent]))
-
-    swap(table, "classify", classify)

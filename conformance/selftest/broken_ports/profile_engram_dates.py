@@ -21,16 +21,24 @@ def _engram(module: str) -> ModuleType:
     return _mod(f"reference.profiles.engram.{module}")
 
 
-@mutant("engram-age-reciprocal", "ENGRAM-7",
-        "ageDays as seconds x (1/86400), a product with the rounded reciprocal, not one division")
+@mutant(
+    "engram-age-reciprocal",
+    "ENGRAM-7",
+    "ageDays as seconds x (1/86400), a product with the rounded reciprocal, not one division",
+    seams=("reference.profiles.engram.dates.age_days",),
+)
 def _engram_age_reciprocal() -> None:
     d = _engram("dates")
     inverse = 1.0 / d.SECONDS_PER_DAY
     swap(d, "age_days", lambda now, then: max(0, now - then) * inverse)
 
 
-@mutant("engram-now-offset-accepted", "ENGRAM-7",
-        "now parsed as ISO 8601 with any zone offset (+05:30 read as UTC, the offset dropped)")
+@mutant(
+    "engram-now-offset-accepted",
+    "ENGRAM-7",
+    "now parsed as ISO 8601 with any zone offset (+05:30 read as UTC, the offset dropped)",
+    seams=("reference.profiles.engram.options.parse",),
+)
 def _engram_now_offset() -> None:
     o = _engram("options")
     original = o.parse
@@ -45,8 +53,12 @@ def _engram_now_offset() -> None:
     swap(o, "parse", parse)
 
 
-@mutant("engram-signal-equals-fact-date", "ENGRAM-8",
-        "the fact date compared equal to the signal, not searched for it (engram's `in`)")
+@mutant(
+    "engram-signal-equals-fact-date",
+    "ENGRAM-8",
+    "the fact date compared equal to the signal, not searched for it (engram's `in`)",
+    seams=("reference.profiles.engram.boost.factors",),
+)
 def _engram_signal_equals() -> None:
     b = _engram("boost")
     original = b.factors
@@ -58,15 +70,23 @@ def _engram_signal_equals() -> None:
     swap(b, "factors", factors)
 
 
-@mutant("engram-signal-in-memory-date", "ENGRAM-8",
-        "the signal looked for in engram.date (the creation) instead of engram.factDate")
+@mutant(
+    "engram-signal-in-memory-date",
+    "ENGRAM-8",
+    "the signal looked for in engram.date (the creation) instead of engram.factDate",
+    seams=("reference.profiles.engram.boost.FACT_KEY",),
+)
 def _engram_signal_in_memory_date() -> None:
     b = _engram("boost")
     set_attr(b, "FACT_KEY", b.DATE_KEY)
 
 
-@mutant("engram-date-iso-lenient", "ENGRAM-6",
-        "dates read by a lenient ISO parser: fractional seconds (toISOString) and HH:MMZ accepted")
+@mutant(
+    "engram-date-iso-lenient",
+    "ENGRAM-6",
+    "dates read by a lenient ISO parser: fractional seconds (toISOString) and HH:MMZ accepted",
+    seams=("reference.profiles.engram.dates.parse",),
+)
 def _engram_date_iso_lenient() -> None:
     d = _engram("dates")
     original = d.parse
@@ -81,8 +101,12 @@ def _engram_date_iso_lenient() -> None:
     swap(d, "parse", parse)
 
 
-@mutant("engram-signal-relative-dates", "ENGRAM-8",
-        "relative days (yesterday, last week) read as a signal through the temporal profile (2.x)")
+@mutant(
+    "engram-signal-relative-dates",
+    "ENGRAM-8",
+    "relative days (yesterday, last week) read as a signal through the temporal profile (2.x)",
+    seams=("reference.profiles.engram.dates.query_signal",),
+)
 def _engram_signal_relative() -> None:
     d = _engram("dates")
     original = d.query_signal
@@ -98,8 +122,12 @@ def _engram_signal_relative() -> None:
     swap(d, "query_signal", query_signal)
 
 
-@mutant("engram-month-day-unpadded", "ENGRAM-8",
-        "month D written without zero padding (2026-3-5), as an f-string without :02d")
+@mutant(
+    "engram-month-day-unpadded",
+    "ENGRAM-8",
+    "month D written without zero padding (2026-3-5), as an f-string without :02d",
+    seams=("reference.profiles.engram.dates.query_signal",),
+)
 def _engram_month_day_unpadded() -> None:
     d = _engram("dates")
     original = d.query_signal

@@ -6,7 +6,7 @@ from __future__ import annotations
 from types import ModuleType
 from typing import Any
 
-from conformance.selftest.broken_ports.patching import _mod, mutant, set_attr, swap
+from conformance.selftest.broken_ports.patching import _mod, mutant, set_attr, set_entry, swap
 
 JSON = dict[str, Any]
 
@@ -15,8 +15,12 @@ def _search() -> ModuleType:
     return _mod("reference.profiles.engram.search")
 
 
-@mutant("engram-search-lenient-input", "ENGRAM-16",
-        "unknown input members ignored and a leg's repeated id kept once, as a forgiving port does")
+@mutant(
+    "engram-search-lenient-input",
+    "ENGRAM-16",
+    "unknown input members ignored and a leg's repeated id kept once, as a forgiving port does",
+    seams=("reference.profiles.engram.search._INPUT", "reference.profiles.engram.search._legs"),
+)
 def _lenient_input() -> None:
     s = _search()
     set_attr(s, "_INPUT", (*s._INPUT, "weights", "profiles"))
@@ -31,8 +35,12 @@ def _lenient_input() -> None:
     swap(s, "_legs", legs)
 
 
-@mutant("engram-rrf-divide-once", "ENGRAM-17",
-        "each RRF term w / (k + r + 1), one division, not engram's w * (1 / (k + r + 1))")
+@mutant(
+    "engram-rrf-divide-once",
+    "ENGRAM-17",
+    "each RRF term w / (k + r + 1), one division, not engram's w * (1 / (k + r + 1))",
+    seams=("reference.profiles.engram.search.fuse",),
+)
 def _divide_once() -> None:
     s = _search()
 
@@ -46,8 +54,12 @@ def _divide_once() -> None:
     swap(s, "fuse", fuse)
 
 
-@mutant("engram-fused-ties-reversed", "ENGRAM-17",
-        "equal fused scores in reverse order of first appearance (sorted ascending, then reversed)")
+@mutant(
+    "engram-fused-ties-reversed",
+    "ENGRAM-17",
+    "equal fused scores in reverse order of first appearance (sorted ascending, then reversed)",
+    seams=("reference.profiles.engram.search.fuse",),
+)
 def _ties_reversed() -> None:
     s = _search()
     original = s.fuse
@@ -59,21 +71,36 @@ def _ties_reversed() -> None:
     swap(s, "fuse", fuse)
 
 
-@mutant("engram-hopfield-weight-one", "ENGRAM-18",
-        "the Hopfield list fused with weight 1.0 (the what row's), not engram's fixed 0.6")
+@mutant(
+    "engram-hopfield-weight-one",
+    "ENGRAM-18",
+    "the Hopfield list fused with weight 1.0 (the what row's), not engram's fixed 0.6",
+    seams=("reference.profiles.engram.search.HOPFIELD_WEIGHT",),
+)
 def _hopfield_one() -> None:
     set_attr(_search(), "HOPFIELD_WEIGHT", 1.0)
 
 
-@mutant("engram-tail-kept", "ENGRAM-19",
-        "the fused memories after the head appended to it (the core rerank's tail), not dropped")
+@mutant(
+    "engram-tail-kept",
+    "ENGRAM-19",
+    "the fused memories after the head appended to it (the core rerank's tail), not dropped",
+    seams=("reference.profiles.engram.search.take_head",),
+)
 def _tail_kept() -> None:
     s = _search()
     swap(s, "take_head", lambda fused, n: list(fused))
 
 
-@mutant("engram-head-after-boost", "ENGRAM-19",
-        "the head taken after boosting the whole fused list (the 2.x kit order), not from RRF")
+@mutant(
+    "engram-head-after-boost",
+    "ENGRAM-19",
+    "the head taken after boosting the whole fused list (the 2.x kit order), not from RRF",
+    seams=(
+        "reference.profiles.engram.search.take_head",
+        "reference.profiles.engram.search.boost_items",
+    ),
+)
 def _head_after_boost() -> None:
     s = _search()
     ops = _mod("reference.profiles.engram.ops")
@@ -93,8 +120,12 @@ def _head_after_boost() -> None:
     set_attr(s, "boost_items", boost_items)
 
 
-@mutant("engram-search-no-boost", "ENGRAM-20",
-        "the boosts left out of the search (only the RRF order reaches the cross-encoder)")
+@mutant(
+    "engram-search-no-boost",
+    "ENGRAM-20",
+    "the boosts left out of the search (only the RRF order reaches the cross-encoder)",
+    seams=("reference.profiles.engram.search.boost_items",),
+)
 def _no_boost() -> None:
     s = _search()
 
@@ -105,8 +136,12 @@ def _no_boost() -> None:
     set_attr(s, "boost_items", boost_items)
 
 
-@mutant("engram-ce-keeps-boosted-score", "ENGRAM-21",
-        "ordered by the cross-encoder, but each result keeps its boosted score")
+@mutant(
+    "engram-ce-keeps-boosted-score",
+    "ENGRAM-21",
+    "ordered by the cross-encoder, but each result keeps its boosted score",
+    seams=("reference.profiles.engram.search.rank",),
+)
 def _ce_keeps_boosted() -> None:
     s = _search()
     original = s.rank
@@ -119,8 +154,12 @@ def _ce_keeps_boosted() -> None:
     swap(s, "rank", rank)
 
 
-@mutant("engram-ce-ties-by-rrf", "ENGRAM-21",
-        "equal cross-encoder scores ordered by RRF order instead of the boosted order")
+@mutant(
+    "engram-ce-ties-by-rrf",
+    "ENGRAM-21",
+    "equal cross-encoder scores ordered by RRF order instead of the boosted order",
+    seams=("reference.profiles.engram.search.boost_items", "reference.profiles.engram.search.rank"),
+)
 def _ce_ties_rrf() -> None:
     s = _search()
     original = s.rank
@@ -142,8 +181,12 @@ def _ce_ties_rrf() -> None:
     swap(s, "rank", rank)
 
 
-@mutant("engram-top-k-before-ce", "ENGRAM-22",
-        "the head cut to topK before the cross-encoder, so it never sees the rest")
+@mutant(
+    "engram-top-k-before-ce",
+    "ENGRAM-22",
+    "the head cut to topK before the cross-encoder, so it never sees the rest",
+    seams=("reference.profiles.engram.OPERATIONS",),
+)
 def _top_k_first() -> None:
     s = _search()
     original = s.op_search
@@ -153,11 +196,15 @@ def _top_k_first() -> None:
         head = inp.get("rerankCandidates") or s.DEFAULT_HEAD
         return dict(original({**inp, "rerankCandidates": min(head, top_k)}))
 
-    _mod("reference.profiles.engram").OPERATIONS["engram.search"] = op_search
+    set_entry(_mod("reference.profiles.engram"), "OPERATIONS", "engram.search", op_search)
 
 
-@mutant("engram-noise-no-clamp", "ENGRAM-23",
-        "score + deviate without engram's clamp at 0: negative logits stay negative")
+@mutant(
+    "engram-noise-no-clamp",
+    "ENGRAM-23",
+    "score + deviate without engram's clamp at 0: negative logits stay negative",
+    seams=("reference.profiles.engram.search.add_noise",),
+)
 def _no_clamp() -> None:
     s = _search()
 
@@ -169,16 +216,24 @@ def _no_clamp() -> None:
     swap(s, "add_noise", add_noise)
 
 
-@mutant("engram-noise-no-resort", "ENGRAM-23",
-        "the deviates added but the list not re-sorted by the noisy score")
+@mutant(
+    "engram-noise-no-resort",
+    "ENGRAM-23",
+    "the deviates added but the list not re-sorted by the noisy score",
+    seams=("reference.profiles.engram.search.add_noise",),
+)
 def _no_resort() -> None:
     s = _search()
     swap(s, "add_noise", lambda results, noise: [
         (i, s._clamp(sc + noise.get(i, 0.0))) for i, sc in results])
 
 
-@mutant("engram-threshold-before-noise", "ENGRAM-24",
-        "the confidence threshold compares the score before the noise is added")
+@mutant(
+    "engram-threshold-before-noise",
+    "ENGRAM-24",
+    "the confidence threshold compares the score before the noise is added",
+    seams=("reference.profiles.engram.search.add_noise", "reference.profiles.engram.search.gate"),
+)
 def _threshold_first() -> None:
     s = _search()
     gate, add_noise = s.gate, s.add_noise
@@ -200,16 +255,24 @@ def _threshold_first() -> None:
     swap(s, "gate", late_gate)
 
 
-@mutant("engram-threshold-without-ce", "ENGRAM-24",
-        "the confidence threshold also gates the boosted RRF scores when no cross-encoder ran")
+@mutant(
+    "engram-threshold-without-ce",
+    "ENGRAM-24",
+    "the confidence threshold also gates the boosted RRF scores when no cross-encoder ran",
+    seams=("reference.profiles.engram.search.gate",),
+)
 def _threshold_always() -> None:
     s = _search()
     gate = s.gate
     swap(s, "gate", lambda results, min_conf, ce_ran: gate(results, min_conf, True))
 
 
-@mutant("engram-threshold-strict", "ENGRAM-24",
-        "a score equal to minConfidence is removed (<= instead of <)")
+@mutant(
+    "engram-threshold-strict",
+    "ENGRAM-24",
+    "a score equal to minConfidence is removed (<= instead of <)",
+    seams=("reference.profiles.engram.search.gate",),
+)
 def _threshold_strict() -> None:
     s = _search()
 
@@ -223,8 +286,12 @@ def _threshold_strict() -> None:
     swap(s, "gate", gate)
 
 
-@mutant("engram-trace-head-boosted-order", "ENGRAM-25",
-        "trace.head lists the head in boosted order instead of the RRF order it was cut in")
+@mutant(
+    "engram-trace-head-boosted-order",
+    "ENGRAM-25",
+    "trace.head lists the head in boosted order instead of the RRF order it was cut in",
+    seams=("reference.profiles.engram.OPERATIONS",),
+)
 def _trace_head() -> None:
     s = _search()
     original = s.op_search
@@ -234,17 +301,25 @@ def _trace_head() -> None:
         out["trace"]["head"] = [r["id"] for r in out["trace"]["boosts"]]
         return dict(out)
 
-    _mod("reference.profiles.engram").OPERATIONS["engram.search"] = op_search
+    set_entry(_mod("reference.profiles.engram"), "OPERATIONS", "engram.search", op_search)
 
 
-@mutant("engram-default-min-confidence-zero", "ENGRAM-26",
-        "minConfidence defaults to 0 (no threshold) instead of engram's 0.60")
+@mutant(
+    "engram-default-min-confidence-zero",
+    "ENGRAM-26",
+    "minConfidence defaults to 0 (no threshold) instead of engram's 0.60",
+    seams=("reference.profiles.engram.search.DEFAULT_MIN_CONFIDENCE",),
+)
 def _min_conf_zero() -> None:
     set_attr(_search(), "DEFAULT_MIN_CONFIDENCE", 0.0)
 
 
-@mutant("engram-exact-match-factor", "ENGRAM-27",
-        "engram's code's exact-match factor applied: content holding query words is boosted")
+@mutant(
+    "engram-exact-match-factor",
+    "ENGRAM-27",
+    "engram's code's exact-match factor applied: content holding query words is boosted",
+    seams=("reference.profiles.engram.OPERATIONS",),
+)
 def _exact_match() -> None:
     s = _search()
     original = s.op_search
@@ -265,4 +340,4 @@ def _exact_match() -> None:
         out["results"] = sorted(rows, key=lambda r: -r["score"])
         return dict(out)
 
-    _mod("reference.profiles.engram").OPERATIONS["engram.search"] = op_search
+    set_entry(_mod("reference.profiles.engram"), "OPERATIONS", "engram.search", op_search)

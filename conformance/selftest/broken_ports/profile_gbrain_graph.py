@@ -23,8 +23,12 @@ def _pairs_in_order(pairs: Any) -> list[dict[str, Any]]:
     return [{"page": p, "depth": d} for d, p in sorted((d, p) for p, d in pairs)]
 
 
-@mutant("gbrain-traverse-depth-two", "GBRAIN-11",
-        "the default depth is 3.0.0's 2, not the code's 5")
+@mutant(
+    "gbrain-traverse-depth-two",
+    "GBRAIN-11",
+    "the default depth is 3.0.0's 2, not the code's 5",
+    seams=("reference.profiles.gbrain.traverse.clamp_depth",),
+)
 def _traverse_depth_two() -> None:
     traverse = _gbrain("traverse")
 
@@ -34,8 +38,12 @@ def _traverse_depth_two() -> None:
     swap(traverse, "clamp_depth", clamp_depth)
 
 
-@mutant("gbrain-traverse-depth-bounds-3x", "GBRAIN-11",
-        "depth is checked against 0..10 as in 3.0.0 (0 = the seeds only), not clamped")
+@mutant(
+    "gbrain-traverse-depth-bounds-3x",
+    "GBRAIN-11",
+    "depth is checked against 0..10 as in 3.0.0 (0 = the seeds only), not clamped",
+    seams=("reference.profiles.gbrain.traverse.traverse_options",),
+)
 def _traverse_depth_bounds() -> None:
     traverse = _gbrain("traverse")
     original = traverse.traverse_options
@@ -53,7 +61,12 @@ def _traverse_depth_bounds() -> None:
     swap(traverse, "traverse_options", traverse_options)
 
 
-@mutant("gbrain-traverse-both-default", "GBRAIN-11", "the default direction is both, not out")
+@mutant(
+    "gbrain-traverse-both-default",
+    "GBRAIN-11",
+    "the default direction is both, not out",
+    seams=("reference.profiles.gbrain.traverse.traverse_options",),
+)
 def _traverse_both() -> None:
     traverse = _gbrain("traverse")
     original = traverse.traverse_options
@@ -65,8 +78,12 @@ def _traverse_both() -> None:
     swap(traverse, "traverse_options", traverse_options)
 
 
-@mutant("gbrain-traverse-global-visited", "GBRAIN-11",
-        "one visited set for the whole walk: each page is reached once, at its first depth")
+@mutant(
+    "gbrain-traverse-global-visited",
+    "GBRAIN-11",
+    "one visited set for the whole walk: each page is reached once, at its first depth",
+    seams=("reference.profiles.gbrain.traverse.walk_paths",),
+)
 def _traverse_global_visited() -> None:
     traverse = _gbrain("traverse")
 
@@ -86,8 +103,12 @@ def _traverse_global_visited() -> None:
     swap(traverse, "walk_paths", walk_paths)
 
 
-@mutant("gbrain-traverse-fanout-ten", "GBRAIN-11",
-        "3.0.0's fan-out stays on by default: at most ten neighbours of a page, by code point")
+@mutant(
+    "gbrain-traverse-fanout-ten",
+    "GBRAIN-11",
+    "3.0.0's fan-out stays on by default: at most ten neighbours of a page, by code point",
+    seams=("reference.profiles.gbrain.traverse.steps",),
+)
 def _traverse_fanout() -> None:
     traverse = _gbrain("traverse")
     original = traverse.steps
@@ -98,8 +119,12 @@ def _traverse_fanout() -> None:
     swap(traverse, "steps", steps)
 
 
-@mutant("gbrain-traverse-link-type-first-step", "GBRAIN-11",
-        "linkType filters only the seeds' own edges; later steps follow every type")
+@mutant(
+    "gbrain-traverse-link-type-first-step",
+    "GBRAIN-11",
+    "linkType filters only the seeds' own edges; later steps follow every type",
+    seams=("reference.profiles.gbrain.traverse.traverse",),
+)
 def _traverse_link_type_first() -> None:
     traverse = _gbrain("traverse")
 
@@ -114,8 +139,12 @@ def _traverse_link_type_first() -> None:
     swap(traverse, "traverse", traverse_)
 
 
-@mutant("gbrain-traverse-support-order", "GBRAIN-12",
-        "pages of one depth rank by how many paths reach them, then by id")
+@mutant(
+    "gbrain-traverse-support-order",
+    "GBRAIN-12",
+    "pages of one depth rank by how many paths reach them, then by id",
+    seams=("reference.profiles.gbrain.traverse.traverse",),
+)
 def _traverse_support_order() -> None:
     traverse = _gbrain("traverse")
 
@@ -138,8 +167,12 @@ def _traverse_support_order() -> None:
     swap(traverse, "traverse", traverse_)
 
 
-@mutant("gbrain-traverse-every-path", "GBRAIN-12",
-        "one result per path, not per distinct (page, depth): no DISTINCT")
+@mutant(
+    "gbrain-traverse-every-path",
+    "GBRAIN-12",
+    "one result per path, not per distinct (page, depth): no DISTINCT",
+    seams=("reference.profiles.gbrain.traverse.traverse",),
+)
 def _traverse_every_path() -> None:
     traverse = _gbrain("traverse")
 
@@ -161,8 +194,12 @@ def _traverse_every_path() -> None:
     swap(traverse, "traverse", traverse_)
 
 
-@mutant("gbrain-traverse-seeds-share-visited", "GBRAIN-41",
-        "every path starts with all the seeds visited, so no seed is reached from another")
+@mutant(
+    "gbrain-traverse-seeds-share-visited",
+    "GBRAIN-41",
+    "every path starts with all the seeds visited, so no seed is reached from another",
+    seams=("reference.profiles.gbrain.traverse.walk_paths",),
+)
 def _traverse_shared_seeds() -> None:
     traverse = _gbrain("traverse")
 
@@ -183,14 +220,23 @@ def _traverse_shared_seeds() -> None:
     swap(traverse, "walk_paths", walk_paths)
 
 
-@mutant("gbrain-traverse-keeps-3x-options", "GBRAIN-10",
-        "the 3.0.0 members fanout and types are still accepted (and ignored)")
+@mutant(
+    "gbrain-traverse-keeps-3x-options",
+    "GBRAIN-10",
+    "the 3.0.0 members fanout and types are still accepted (and ignored)",
+    seams=("reference.profiles.gbrain.traverse.FIELDS",),
+)
 def _traverse_keeps_options() -> None:
     traverse = _gbrain("traverse")
     swap(traverse, "FIELDS", traverse.FIELDS | {"fanout", "types"})
 
 
-@mutant("gbrain-walk-out-only", "GBRAIN-40", "the augment's default direction is out, not both")
+@mutant(
+    "gbrain-walk-out-only",
+    "GBRAIN-40",
+    "the augment's default direction is out, not both",
+    seams=("reference.profiles.gbrain.augment.walk_options",),
+)
 def _gbrain_out_only() -> None:
     augment = _gbrain("augment")
     original = augment.walk_options
@@ -202,8 +248,12 @@ def _gbrain_out_only() -> None:
     swap(augment, "walk_options", walk_options)
 
 
-@mutant("gbrain-augment-depth-five", "GBRAIN-40",
-        "the augment takes gbrain.traverse's default depth 5, not 2")
+@mutant(
+    "gbrain-augment-depth-five",
+    "GBRAIN-40",
+    "the augment takes gbrain.traverse's default depth 5, not 2",
+    seams=("reference.profiles.gbrain.augment.walk_options",),
+)
 def _augment_depth_five() -> None:
     augment = _gbrain("augment")
     original = augment.walk_options
@@ -221,8 +271,12 @@ def _reached(augment: ModuleType, hop: dict[str, int], types: dict[str, set[str]
     return [augment.Reached(p, hop[p], len(types[p])) for p in ranked]
 
 
-@mutant("gbrain-augment-depth-unclamped", "GBRAIN-40",
-        "the depth is taken as given (3.0.0's 0..10), not clamped to the code's 1..3")
+@mutant(
+    "gbrain-augment-depth-unclamped",
+    "GBRAIN-40",
+    "the depth is taken as given (3.0.0's 0..10), not clamped to the code's 1..3",
+    seams=("reference.profiles.gbrain.augment.walk_options",),
+)
 def _augment_unclamped() -> None:
     augment = _gbrain("augment")
     original = augment.walk_options
@@ -235,8 +289,12 @@ def _augment_unclamped() -> None:
     swap(augment, "walk_options", walk_options)
 
 
-@mutant("gbrain-augment-empty-types-follow-none", "GBRAIN-40",
-        "types [] follows no edge (3.0.0), not every edge as the code's empty list does")
+@mutant(
+    "gbrain-augment-empty-types-follow-none",
+    "GBRAIN-40",
+    "types [] follows no edge (3.0.0), not every edge as the code's empty list does",
+    seams=("reference.profiles.gbrain.augment.walk_options",),
+)
 def _augment_empty_types() -> None:
     augment = _gbrain("augment")
     original = augment.walk_options
@@ -248,8 +306,12 @@ def _augment_empty_types() -> None:
     swap(augment, "walk_options", walk_options)
 
 
-@mutant("gbrain-augment-global-visited", "GBRAIN-40",
-        "one visited set for the whole walk: a page is entered once, by its first edge only")
+@mutant(
+    "gbrain-augment-global-visited",
+    "GBRAIN-40",
+    "one visited set for the whole walk: a page is entered once, by its first edge only",
+    seams=("reference.profiles.gbrain.augment.walk",),
+)
 def _augment_global_visited() -> None:
     augment = _gbrain("augment")
 
@@ -274,8 +336,12 @@ def _augment_global_visited() -> None:
     swap(augment, "walk", walk)
 
 
-@mutant("gbrain-augment-rank-by-support", "GBRAIN-40",
-        "pages of one hop rank by how many pages they are entered from (3.0.0's support)")
+@mutant(
+    "gbrain-augment-rank-by-support",
+    "GBRAIN-40",
+    "pages of one hop rank by how many pages they are entered from (3.0.0's support)",
+    seams=("reference.profiles.gbrain.augment.walk",),
+)
 def _augment_support() -> None:
     augment = _gbrain("augment")
     original = augment.walk
@@ -291,8 +357,12 @@ def _augment_support() -> None:
     swap(augment, "walk", walk)
 
 
-@mutant("gbrain-augment-rank-ignores-edge-types", "GBRAIN-40",
-        "the walk's pages rank by hop, then id only, not by their count of edge types")
+@mutant(
+    "gbrain-augment-rank-ignores-edge-types",
+    "GBRAIN-40",
+    "the walk's pages rank by hop, then id only, not by their count of edge types",
+    seams=("reference.profiles.gbrain.augment.walk",),
+)
 def _augment_rank() -> None:
     augment = _gbrain("augment")
     original = augment.walk
@@ -304,8 +374,12 @@ def _augment_rank() -> None:
     swap(augment, "walk", walk)
 
 
-@mutant("gbrain-augment-walk-uncut", "GBRAIN-40",
-        "the walk's list is not cut to the call's limit (the code's LIMIT)")
+@mutant(
+    "gbrain-augment-walk-uncut",
+    "GBRAIN-40",
+    "the walk's list is not cut to the call's limit (the code's LIMIT)",
+    seams=("reference.profiles.gbrain.augment.walk",),
+)
 def _augment_uncut() -> None:
     augment = _gbrain("augment")
     original = augment.walk

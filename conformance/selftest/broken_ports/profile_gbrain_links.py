@@ -20,7 +20,12 @@ def _gbrain(name: str) -> ModuleType:
     return _mod(f"reference.profiles.gbrain.{name}")
 
 
-@mutant("gbrain-edges-utf16-order", "GBRAIN-9", "edges sorted by UTF-16 code units (JS sort)")
+@mutant(
+    "gbrain-edges-utf16-order",
+    "GBRAIN-9",
+    "edges sorted by UTF-16 code units (JS sort)",
+    seams=("reference.profiles.gbrain.links.extract_links",),
+)
 def _gbrain_utf16() -> None:
     links = _gbrain("links")
     original = links.extract_links
@@ -35,12 +40,22 @@ def _gbrain_utf16() -> None:
     swap(links, "extract_links", extract_links)
 
 
-@mutant("gbrain-code-spans-kept", "GBRAIN-4", "code spans and escapes are not blanked")
+@mutant(
+    "gbrain-code-spans-kept",
+    "GBRAIN-4",
+    "code spans and escapes are not blanked",
+    seams=("reference.profiles.gbrain.links.blank_line",),
+)
 def _gbrain_code_spans() -> None:
     swap(_gbrain("links"), "blank_line", lambda line: line)
 
 
-@mutant("gbrain-tilde-fence-ignored", "GBRAIN-3", "only backtick fences hide code, not ~~~")
+@mutant(
+    "gbrain-tilde-fence-ignored",
+    "GBRAIN-3",
+    "only backtick fences hide code, not ~~~",
+    seams=("reference.profiles.gbrain.links.code_lines",),
+)
 def _gbrain_tilde() -> None:
     links = _gbrain("links")
     original = links.code_lines
@@ -55,6 +70,7 @@ def _gbrain_tilde() -> None:
     "gbrain-markdown-on-unmasked-line",
     "GBRAIN-5",
     "the markdown pattern also runs over wikilinks, so [[a]](b) links to b as well",
+    seams=("reference.profiles.gbrain.links.link_spans",),
 )
 def _gbrain_unmasked() -> None:
     links = _gbrain("links")
@@ -73,7 +89,12 @@ def _gbrain_unmasked() -> None:
     swap(links, "link_spans", link_spans)
 
 
-@mutant("gbrain-relative-from-root", "GBRAIN-6", "./ and ../ resolve from the root, not the page")
+@mutant(
+    "gbrain-relative-from-root",
+    "GBRAIN-6",
+    "./ and ../ resolve from the root, not the page",
+    seams=("reference.profiles.gbrain.links.resolve",),
+)
 def _gbrain_relative() -> None:
     links = _gbrain("links")
     original = links.resolve
@@ -84,7 +105,12 @@ def _gbrain_relative() -> None:
     swap(links, "resolve", resolve)
 
 
-@mutant("gbrain-anchor-kept", "GBRAIN-6", "the #anchor stays part of the target")
+@mutant(
+    "gbrain-anchor-kept",
+    "GBRAIN-6",
+    "the #anchor stays part of the target",
+    seams=("reference.profiles.gbrain.links.target_page",),
+)
 def _gbrain_anchor() -> None:
     links = _gbrain("links")
     original = links.target_page
@@ -99,6 +125,7 @@ def _gbrain_anchor() -> None:
     "gbrain-first-type-wins",
     "GBRAIN-8",
     "the first type of the table found anywhere in the window wins, whatever the distance",
+    seams=("reference.profiles.gbrain.links.infer_type",),
 )
 def _gbrain_first_type() -> None:
     links = _gbrain("links")
@@ -116,7 +143,12 @@ def _gbrain_first_type() -> None:
     swap(links, "infer_type", infer_type)
 
 
-@mutant("gbrain-unicode-lowercase-words", "GBRAIN-8", "words are lowercased with full Unicode")
+@mutant(
+    "gbrain-unicode-lowercase-words",
+    "GBRAIN-8",
+    "words are lowercased with full Unicode",
+    seams=("reference.profiles.gbrain.links._words",),
+)
 def _gbrain_unicode_lower() -> None:
     links = _gbrain("links")
 
@@ -126,7 +158,12 @@ def _gbrain_unicode_lower() -> None:
     swap(links, "_words", words)
 
 
-@mutant("gbrain-typed-label-verbatim", "GBRAIN-7", "the typed label is only lowercased")
+@mutant(
+    "gbrain-typed-label-verbatim",
+    "GBRAIN-7",
+    "the typed label is only lowercased",
+    seams=("reference.profiles.gbrain.links.typed_label",),
+)
 def _gbrain_label() -> None:
     links = _gbrain("links")
 
@@ -137,7 +174,12 @@ def _gbrain_label() -> None:
     swap(links, "typed_label", typed_label)
 
 
-@mutant("gbrain-dedup-by-target", "GBRAIN-9", "edges are unique by target, the first type kept")
+@mutant(
+    "gbrain-dedup-by-target",
+    "GBRAIN-9",
+    "edges are unique by target, the first type kept",
+    seams=("reference.profiles.gbrain.links.extract_links",),
+)
 def _gbrain_dedup() -> None:
     links = _gbrain("links")
     original = links.extract_links
@@ -159,6 +201,7 @@ def _gbrain_dedup() -> None:
     "gbrain-links-copy-lacks-last-triggers",
     "GBRAIN-1",
     "a retyped links table whose trigger lists each lack their last entry (founding, backed...)",
+    seams=("reference.profiles.gbrain.table.link_table",),
 )
 def _gbrain_links_truncated() -> None:
     table = _gbrain("table")
@@ -175,6 +218,7 @@ def _gbrain_links_truncated() -> None:
     "gbrain-link-types-sorted-by-name",
     "GBRAIN-1",
     "the types are read into a map and iterated by name, losing the file's precedence order",
+    seams=("reference.profiles.gbrain.table.link_table",),
 )
 def _gbrain_types_sorted() -> None:
     table = _gbrain("table")
@@ -191,6 +235,7 @@ def _gbrain_types_sorted() -> None:
     "gbrain-lone-cr-kept",
     "GBRAIN-2",
     "only CRLF is normalised: a lone CR stays inside the line instead of ending it",
+    seams=("reference.profiles.gbrain.links.extract_links",),
 )
 def _gbrain_lone_cr() -> None:
     links = _gbrain("links")
@@ -215,6 +260,7 @@ def _gbrain_lone_cr() -> None:
     "gbrain-closing-fence-spaces-only",
     "GBRAIN-3",
     "a closing fence may be followed by spaces only, so a trailing tab leaves the fence open",
+    seams=("reference.profiles.gbrain.links.code_lines",),
 )
 def _gbrain_fence_spaces_only() -> None:
     links = _gbrain("links")
@@ -243,6 +289,7 @@ def _gbrain_fence_spaces_only() -> None:
     "gbrain-target-percent-decoded",
     "GBRAIN-6",
     "link targets are percent-decoded like URLs (my%20page becomes my page)",
+    seams=("reference.profiles.gbrain.links.target_page",),
 )
 def _gbrain_percent_decoded() -> None:
     links = _gbrain("links")

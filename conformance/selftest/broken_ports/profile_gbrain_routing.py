@@ -18,7 +18,12 @@ def _gbrain(name: str) -> ModuleType:
     return _mod(f"reference.profiles.gbrain.{name}")
 
 
-@mutant("gbrain-intent-substring", "GBRAIN-19", "triggers match as substrings of the query")
+@mutant(
+    "gbrain-intent-substring",
+    "GBRAIN-19",
+    "triggers match as substrings of the query",
+    seams=("reference.profiles.gbrain.routing._contains",),
+)
 def _gbrain_intent_substring() -> None:
     routing = _gbrain("routing")
 
@@ -28,7 +33,12 @@ def _gbrain_intent_substring() -> None:
     swap(routing, "_contains", contains)
 
 
-@mutant("gbrain-intent-entity-first", "GBRAIN-19", "entity is tried before temporal and event")
+@mutant(
+    "gbrain-intent-entity-first",
+    "GBRAIN-19",
+    "entity is tried before temporal and event",
+    seams=("reference.profiles.gbrain.routing.intent_table",),
+)
 def _gbrain_entity_first() -> None:
     routing = _gbrain("routing")
     original = routing.intent_table

@@ -21,15 +21,24 @@ def _input() -> ModuleType:
     return _mod("reference.profiles.gbrain.search_input")
 
 
-@mutant("gbrain-archive-not-excluded", "GBRAIN-16",
-        "the code's hard excludes: archive/ is only demoted (source-boost.ts:64-68)")
+@mutant(
+    "gbrain-archive-not-excluded",
+    "GBRAIN-16",
+    "the code's hard excludes: archive/ is only demoted (source-boost.ts:64-68)",
+    seams=("reference.profiles.gbrain.search_input.default_excludes",),
+)
 def _archive_kept() -> None:
     mod = _input()
     original = mod.default_excludes
     swap(mod, "default_excludes", lambda: [p for p in original() if p != "archive/"])
 
 
-@mutant("gbrain-dedup-two-per-page", "GBRAIN-17", "the code's dedup keeps two chunks per page")
+@mutant(
+    "gbrain-dedup-two-per-page",
+    "GBRAIN-17",
+    "the code's dedup keeps two chunks per page",
+    seams=("reference.profiles.gbrain.search.dedup",),
+)
 def _dedup_two() -> None:
     mod = _search()
 
@@ -47,8 +56,12 @@ def _dedup_two() -> None:
     swap(mod, "dedup", dedup)
 
 
-@mutant("gbrain-dedup-before-rerank", "GBRAIN-17",
-        "the code's order: dedup, then the reranker, then the budget (hybrid.ts:2051-2189)")
+@mutant(
+    "gbrain-dedup-before-rerank",
+    "GBRAIN-17",
+    "the code's order: dedup, then the reranker, then the budget (hybrid.ts:2051-2189)",
+    seams=("reference.profiles.gbrain.search.rerank", "reference.profiles.gbrain.search.dedup"),
+)
 def _dedup_first() -> None:
     mod = _search()
     original_rerank, original_dedup = mod.rerank, mod.dedup
@@ -62,15 +75,24 @@ def _dedup_first() -> None:
     swap(mod, "dedup", lambda items, trace: items)
 
 
-@mutant("gbrain-temporal-keeps-boost", "GBRAIN-20", "temporal queries get the source factors too")
+@mutant(
+    "gbrain-temporal-keeps-boost",
+    "GBRAIN-20",
+    "temporal queries get the source factors too",
+    seams=("reference.profiles.gbrain.search.fused_list",),
+)
 def _temporal_boost() -> None:
     mod = _search()
     original = mod.fused_list
     swap(mod, "fused_list", lambda request, bypass, trace: original(request, False, trace))
 
 
-@mutant("gbrain-walks-unstored-edges", "GBRAIN-24",
-        "every edge is walked, through pages that are not documents; only documents are added")
+@mutant(
+    "gbrain-walks-unstored-edges",
+    "GBRAIN-24",
+    "every edge is walked, through pages that are not documents; only documents are added",
+    seams=("reference.profiles.gbrain.search.augment",),
+)
 def _unstored() -> None:
     mod = _search()
     walker = _mod("reference.profiles.gbrain.augment")
@@ -108,8 +130,12 @@ def _unstored() -> None:
     swap(mod, "augment", augment)
 
 
-@mutant("gbrain-augment-fused-not-raised", "GBRAIN-40",
-        "the 3.0.0 reading: a reached page of the top 30 keeps its fused score")
+@mutant(
+    "gbrain-augment-fused-not-raised",
+    "GBRAIN-40",
+    "the 3.0.0 reading: a reached page of the top 30 keeps its fused score",
+    seams=("reference.profiles.gbrain.search.augment",),
+)
 def _not_raised() -> None:
     mod = _search()
     original = mod.augment
@@ -124,8 +150,12 @@ def _not_raised() -> None:
     swap(mod, "augment", augment)
 
 
-@mutant("gbrain-augment-added-counted-apart", "GBRAIN-40",
-        "the 3.0.0 reading: the j-th added page scores w/(61 + j), fused pages uncounted")
+@mutant(
+    "gbrain-augment-added-counted-apart",
+    "GBRAIN-40",
+    "the 3.0.0 reading: the j-th added page scores w/(61 + j), fused pages uncounted",
+    seams=("reference.profiles.gbrain.search.augment",),
+)
 def _counted_apart() -> None:
     mod = _search()
     original = mod.augment
@@ -144,15 +174,23 @@ def _counted_apart() -> None:
     swap(mod, "augment", augment)
 
 
-@mutant("gbrain-augment-accepts-fanout", "GBRAIN-28",
-        "the 3.0.0 member fanout is still accepted (and ignored)")
+@mutant(
+    "gbrain-augment-accepts-fanout",
+    "GBRAIN-28",
+    "the 3.0.0 member fanout is still accepted (and ignored)",
+    seams=("reference.profiles.gbrain.search_input.FIELDS",),
+)
 def _accepts_fanout() -> None:
     mod = _input()
     swap(mod, "FIELDS", mod.FIELDS | {"fanout"})
 
 
-@mutant("gbrain-graph-always-on", "GBRAIN-39",
-        "the augment runs in every bundle and the graph option is ignored")
+@mutant(
+    "gbrain-graph-always-on",
+    "GBRAIN-39",
+    "the augment runs in every bundle and the graph option is ignored",
+    seams=("reference.profiles.gbrain.search.augment",),
+)
 def _graph_always_on() -> None:
     mod = _search()
     original = mod.augment
@@ -160,12 +198,22 @@ def _graph_always_on() -> None:
         replace(request, graph=True), head, intent, trace))
 
 
-@mutant("gbrain-no-top-30-cut", "GBRAIN-25", "the fused list is not cut to 30 before the augment")
+@mutant(
+    "gbrain-no-top-30-cut",
+    "GBRAIN-25",
+    "the fused list is not cut to 30 before the augment",
+    seams=("reference.profiles.gbrain.search.TOP",),
+)
 def _no_cut() -> None:
     set_attr(_search(), "TOP", 10**6)
 
 
-@mutant("gbrain-leg-ids-unchecked", "GBRAIN-28", "a leg id that is no document is skipped")
+@mutant(
+    "gbrain-leg-ids-unchecked",
+    "GBRAIN-28",
+    "a leg id that is no document is skipped",
+    seams=("reference.profiles.gbrain.search_input._leg",),
+)
 def _ids_unchecked() -> None:
     mod = _input()
     original = mod._leg
@@ -178,7 +226,12 @@ def _ids_unchecked() -> None:
     swap(mod, "_leg", leg)
 
 
-@mutant("gbrain-source-always-fused", "GBRAIN-29", "every result says source fused")
+@mutant(
+    "gbrain-source-always-fused",
+    "GBRAIN-29",
+    "every result says source fused",
+    seams=("reference.profiles.gbrain.search.search",),
+)
 def _source_fused() -> None:
     mod = _search()
     original = mod.search
@@ -192,8 +245,15 @@ def _source_fused() -> None:
     swap(mod, "search", search)
 
 
-@mutant("gbrain-boost-on-fused-score", "GBRAIN-30",
-        "the 2.x reading (G2): the factor multiplies the fused score, legs keep their order")
+@mutant(
+    "gbrain-boost-on-fused-score",
+    "GBRAIN-30",
+    "the 2.x reading (G2): the factor multiplies the fused score, legs keep their order",
+    seams=(
+        "reference.profiles.gbrain.search.rerank_leg",
+        "reference.profiles.gbrain.search.fused_list",
+    ),
+)
 def _boost_fused() -> None:
     mod = _search()
     original_leg, original_fused = mod.rerank_leg, mod.fused_list
@@ -216,19 +276,34 @@ def _boost_fused() -> None:
     swap(mod, "fused_list", fused_list)
 
 
-@mutant("gbrain-no-default-boost", "GBRAIN-30", "the 2.x reading: no default boost map")
+@mutant(
+    "gbrain-no-default-boost",
+    "GBRAIN-30",
+    "the 2.x reading: no default boost map",
+    seams=("reference.profiles.gbrain.search_input.sources",),
+)
 def _no_default_boost() -> None:
     mod = _input()
     original = mod.sources
     swap(mod, "sources", lambda: {**original(), "boost": {}})
 
 
-@mutant("gbrain-rrf-k-61", "GBRAIN-31", "RRF with k 61 (ranks counted from 1 twice)")
+@mutant(
+    "gbrain-rrf-k-61",
+    "GBRAIN-31",
+    "RRF with k 61 (ranks counted from 1 twice)",
+    seams=("reference.profiles.gbrain.search.DEFAULT_K",),
+)
 def _k61() -> None:
     set_attr(_search(), "DEFAULT_K", 61)
 
 
-@mutant("gbrain-variants-always-run", "GBRAIN-32", "variants run whatever the expansion switch")
+@mutant(
+    "gbrain-variants-always-run",
+    "GBRAIN-32",
+    "variants run whatever the expansion switch",
+    seams=("reference.profiles.gbrain.search.fused_list",),
+)
 def _variants_always() -> None:
     mod = _search()
     original = mod.fused_list
@@ -236,14 +311,24 @@ def _variants_always() -> None:
          lambda request, bypass, trace: original(replace(request, expansion=True), bypass, trace))
 
 
-@mutant("gbrain-limit-ignored", "GBRAIN-33", "every item is returned, whatever the limit")
+@mutant(
+    "gbrain-limit-ignored",
+    "GBRAIN-33",
+    "every item is returned, whatever the limit",
+    seams=("reference.profiles.gbrain.search.search",),
+)
 def _limit_ignored() -> None:
     mod = _search()
     original = mod.search
     swap(mod, "search", lambda request: original(replace(request, limit=10**6)))
 
 
-@mutant("gbrain-graph-added-last", "GBRAIN-34", "added pages go after every fused item")
+@mutant(
+    "gbrain-graph-added-last",
+    "GBRAIN-34",
+    "added pages go after every fused item",
+    seams=("reference.profiles.gbrain.search.augment",),
+)
 def _added_last() -> None:
     mod = _search()
     original = mod.augment
@@ -255,7 +340,12 @@ def _added_last() -> None:
     swap(mod, "augment", augment)
 
 
-@mutant("gbrain-entity-weight-ignored", "GBRAIN-35", "entity queries add pages with weight 1")
+@mutant(
+    "gbrain-entity-weight-ignored",
+    "GBRAIN-35",
+    "entity queries add pages with weight 1",
+    seams=("reference.profiles.gbrain.search.augment",),
+)
 def _entity_ignored() -> None:
     mod = _search()
     original = mod.augment
@@ -263,7 +353,12 @@ def _entity_ignored() -> None:
          lambda request, head, intent, trace: original(request, head, "general", trace))
 
 
-@mutant("gbrain-rerank-ignored", "GBRAIN-36", "the reranker's order is never applied")
+@mutant(
+    "gbrain-rerank-ignored",
+    "GBRAIN-36",
+    "the reranker's order is never applied",
+    seams=("reference.profiles.gbrain.search.rerank",),
+)
 def _rerank_ignored() -> None:
     mod = _search()
     original = mod.rerank
@@ -275,21 +370,36 @@ def _rerank_ignored() -> None:
     swap(mod, "rerank", rerank)
 
 
-@mutant("gbrain-budget-counts-words", "GBRAIN-37", "the 2.x reading: tokens are TEXT-7 words")
+@mutant(
+    "gbrain-budget-counts-words",
+    "GBRAIN-37",
+    "the 2.x reading: tokens are TEXT-7 words",
+    seams=("reference.profiles.gbrain.search.tokens",),
+)
 def _budget_words() -> None:
     mod = _search()
     words = _mod("reference.text").words
     swap(mod, "tokens", lambda doc: len(words(doc.title)) + len(words(doc.content)))
 
 
-@mutant("gbrain-budget-code-points", "GBRAIN-37", "lengths in code points, not UTF-16 units")
+@mutant(
+    "gbrain-budget-code-points",
+    "GBRAIN-37",
+    "lengths in code points, not UTF-16 units",
+    seams=("reference.profiles.gbrain.search.tokens",),
+)
 def _budget_code_points() -> None:
     mod = _search()
     swap(mod, "tokens",
          lambda doc: math.ceil(len(doc.title) / 4) + math.ceil(len(doc.content) / 4))
 
 
-@mutant("gbrain-balanced-reranker-off", "GBRAIN-39", "balanced has the reranker off")
+@mutant(
+    "gbrain-balanced-reranker-off",
+    "GBRAIN-39",
+    "balanced has the reranker off",
+    seams=("reference.profiles.gbrain.search_input.BUNDLES",),
+)
 def _balanced_off() -> None:
     mod = _input()
     bundles = dict(mod.BUNDLES)

@@ -10,10 +10,16 @@ from conformance.selftest.broken_ports.patching import (
     _mod,
     mutant,
     set_attr,
+    set_entry,
     swap,
 )
 
 # -- profile scoped-fusion (SCOPE) -------------------------------------------------------------
+
+
+def _register(operation: str, handler: Any) -> None:
+    """Install `handler` as the profile's handler of `operation` (its OPERATIONS table)."""
+    set_entry(_mod("reference.profiles.scoped_fusion"), "OPERATIONS", operation, handler)
 
 
 def _search() -> ModuleType:
@@ -24,6 +30,10 @@ def _search() -> ModuleType:
     "scoped-missing-scope-wildcard",
     "SCOPE-3",
     "a candidate without metadata.scope passes every scope filter",
+    seams=(
+        "reference.profiles.scoped_fusion.scope_filter.removal_reason",
+        "reference.profiles.scoped_fusion.search.in_scope",
+    ),
 )
 def _scoped_missing_scope_wildcard() -> None:
     f = _mod("reference.profiles.scoped_fusion.scope_filter")
@@ -49,6 +59,7 @@ def _scoped_missing_scope_wildcard() -> None:
     "scoped-empty-scopes-unrestricted",
     "SCOPE-4",
     "scopes: [] is read as 'no restriction' (the JavaScript `if (ids && ids.length)` idiom)",
+    seams=("reference.profiles.scoped_fusion.options.parse_options",),
 )
 def _scoped_empty_scopes_unrestricted() -> None:
     o = _mod("reference.profiles.scoped_fusion.options")
@@ -65,6 +76,7 @@ def _scoped_empty_scopes_unrestricted() -> None:
     "scoped-unknown-member-ignored",
     "SCOPE-17",
     "an unknown member of scoped-fusion.search is ignored (a destructuring port)",
+    seams=("reference.profiles.scoped_fusion.OPERATIONS",),
 )
 def _scoped_unknown_member_ignored() -> None:
     s = _search()
@@ -74,13 +86,14 @@ def _scoped_unknown_member_ignored() -> None:
         out: dict[str, Any] = op({k: v for k, v in inp.items() if k in s.FIELDS})
         return out
 
-    _mod("reference.profiles.scoped_fusion").OPERATIONS["scoped-fusion.search"] = search_op
+    _register("scoped-fusion.search", search_op)
 
 
 @mutant(
     "scoped-null-field-not-default",
     "SCOPE-17",
     "a null member is validated as given (obj.get(name, default)), not read as absent",
+    seams=("reference.profiles.scoped_fusion.options.optional",),
 )
 def _scoped_null_field_not_default() -> None:
     o = _mod("reference.profiles.scoped_fusion.options")
@@ -91,6 +104,7 @@ def _scoped_null_field_not_default() -> None:
     "scoped-max-weight-any-positive",
     "SCOPE-17",
     "maxWeight is checked to be positive, not at least 1, so 0.5 is accepted",
+    seams=("reference.profiles.scoped_fusion.options.max_weight",),
 )
 def _scoped_max_weight_any_positive() -> None:
     o = _mod("reference.profiles.scoped_fusion.options")
@@ -109,6 +123,7 @@ def _scoped_max_weight_any_positive() -> None:
     "scoped-weight-bound-exclusive",
     "SCOPE-19",
     "a weight equal to maxWeight is rejected too (>= instead of >), so 5 itself fails",
+    seams=("reference.profiles.scoped_fusion.search.weight",),
 )
 def _scoped_weight_bound_exclusive() -> None:
     s = _search()
@@ -128,6 +143,7 @@ def _scoped_weight_bound_exclusive() -> None:
     "scoped-weights-clamped",
     "SCOPE-19",
     "a weight above maxWeight is clamped to it instead of rejected",
+    seams=("reference.profiles.scoped_fusion.search.weight",),
 )
 def _scoped_weights_clamped() -> None:
     s = _search()
@@ -147,6 +163,7 @@ def _scoped_weights_clamped() -> None:
     "scoped-limit-before-scope",
     "SCOPE-20",
     "each search takes its limit first and drops the out-of-scope episodes afterwards",
+    seams=("reference.profiles.scoped_fusion.search.run_leg",),
 )
 def _scoped_limit_before_scope() -> None:
     s = _search()
@@ -162,6 +179,7 @@ def _scoped_limit_before_scope() -> None:
     "scoped-exclude-before-limit",
     "SCOPE-21",
     "excludeIds is removed before the search's limit, so the semantic list is never under-served",
+    seams=("reference.profiles.scoped_fusion.search.run_leg",),
 )
 def _scoped_exclude_before_limit() -> None:
     s = _search()
@@ -179,6 +197,10 @@ def _scoped_exclude_before_limit() -> None:
     "scoped-exclude-keyword-only",
     "SCOPE-21",
     "excludeIds filters only the keyword list (the seed's FTS-path sentence), not the semantic one",
+    seams=(
+        "reference.profiles.scoped_fusion.search.run_leg",
+        "reference.profiles.scoped_fusion.OPERATIONS",
+    ),
 )
 def _scoped_exclude_keyword_only() -> None:
     s = _search()
@@ -198,13 +220,14 @@ def _scoped_exclude_keyword_only() -> None:
         return out
 
     set_attr(s, "run_leg", run_leg)
-    _mod("reference.profiles.scoped_fusion").OPERATIONS["scoped-fusion.search"] = search_op
+    _register("scoped-fusion.search", search_op)
 
 
 @mutant(
     "scoped-keyword-cut-to-semantic-limit",
     "SCOPE-21",
     "the keyword list is cut to semanticLimit after the exclusion (the headroom only absorbs it)",
+    seams=("reference.profiles.scoped_fusion.search.run_leg",),
 )
 def _scoped_keyword_cut() -> None:
     s = _search()
@@ -222,6 +245,7 @@ def _scoped_keyword_cut() -> None:
     "scoped-no-headroom",
     "SCOPE-22",
     "the keyword search asks semanticLimit, not semanticLimit x headroom",
+    seams=("reference.profiles.scoped_fusion.search.keyword_limit",),
 )
 def _scoped_no_headroom() -> None:
     set_attr(_search(), "keyword_limit", lambda semantic_limit, options: semantic_limit)
@@ -231,6 +255,10 @@ def _scoped_no_headroom() -> None:
     "scoped-headroom-every-leg",
     "SCOPE-22",
     "the semantic search asks semanticLimit x headroom too, not only the keyword one",
+    seams=(
+        "reference.profiles.scoped_fusion.search.run_leg",
+        "reference.profiles.scoped_fusion.OPERATIONS",
+    ),
 )
 def _scoped_headroom_every_leg() -> None:
     s = _search()
@@ -250,13 +278,14 @@ def _scoped_headroom_every_leg() -> None:
         return out
 
     set_attr(s, "run_leg", run_leg)
-    _mod("reference.profiles.scoped_fusion").OPERATIONS["scoped-fusion.search"] = search_op
+    _register("scoped-fusion.search", search_op)
 
 
 @mutant(
     "scoped-semantic-short-circuit",
     "SCOPE-23",
     "a semantic weight of 0 skips the semantic search too (the core's symmetric PIPE-8)",
+    seams=("reference.profiles.scoped_fusion.OPERATIONS",),
 )
 def _scoped_semantic_short_circuit() -> None:
     s = _search()
@@ -268,13 +297,17 @@ def _scoped_semantic_short_circuit() -> None:
         out: dict[str, Any] = op(inp)
         return out
 
-    _mod("reference.profiles.scoped_fusion").OPERATIONS["scoped-fusion.search"] = search_op
+    _register("scoped-fusion.search", search_op)
 
 
 @mutant(
     "scoped-keyword-runs-at-zero",
     "SCOPE-23",
     "the keyword search runs at keywordWeight 0 (only the guard keeps its episodes out)",
+    seams=(
+        "reference.profiles.scoped_fusion.search.keyword_runs",
+        "reference.profiles.scoped_fusion.OPERATIONS",
+    ),
 )
 def _scoped_keyword_runs_at_zero() -> None:
     s = _search()
@@ -288,13 +321,14 @@ def _scoped_keyword_runs_at_zero() -> None:
         return out
 
     set_attr(s, "keyword_runs", lambda kw: True)
-    _mod("reference.profiles.scoped_fusion").OPERATIONS["scoped-fusion.search"] = search_op
+    _register("scoped-fusion.search", search_op)
 
 
 @mutant(
     "scoped-zero-bleed-through",
     "SCOPE-24",
     "no contrib > 0 guard: a keyword-only episode whose contribution is 0 is listed at score 0",
+    seams=("reference.profiles.scoped_fusion.search.fuse",),
 )
 def _scoped_zero_bleed_through() -> None:
     s = _search()
@@ -314,6 +348,7 @@ def _scoped_zero_bleed_through() -> None:
     "scoped-zero-indexed-ranks",
     "SCOPE-24",
     "the contribution is w / (k + i) with the 0-based position i, not w / (k + i + 1)",
+    seams=("reference.profiles.scoped_fusion.search.contribution",),
 )
 def _scoped_zero_indexed_ranks() -> None:
     s = _search()
@@ -324,6 +359,10 @@ def _scoped_zero_indexed_ranks() -> None:
     "scoped-ties-by-path",
     "SCOPE-25",
     "equal scores are ordered by path (the core's RRF-8), not by first appearance",
+    seams=(
+        "reference.profiles.scoped_fusion.search._documents",
+        "reference.profiles.scoped_fusion.search.fuse",
+    ),
 )
 def _scoped_ties_by_path() -> None:
     s = _search()
@@ -349,6 +388,7 @@ def _scoped_ties_by_path() -> None:
     "scoped-no-final-cut",
     "SCOPE-26",
     "the fused list is returned whole, not cut to semanticLimit",
+    seams=("reference.profiles.scoped_fusion.search.cut",),
 )
 def _scoped_no_final_cut() -> None:
     set_attr(_search(), "cut", lambda items, semantic_limit: items)
@@ -358,6 +398,7 @@ def _scoped_no_final_cut() -> None:
     "scoped-trace-returned-kept",
     "SCOPE-27",
     "the trace's returned counts the episodes kept after the exclusion, not those returned",
+    seams=("reference.profiles.scoped_fusion.search.run_leg",),
 )
 def _scoped_trace_returned_kept() -> None:
     s = _search()
@@ -374,6 +415,10 @@ def _scoped_trace_returned_kept() -> None:
     "scoped-filter-op-cut-before-filter",
     "SCOPE-12",
     "scoped-fusion.filter cuts the hits to limit first and filters what is left",
+    seams=(
+        "reference.profiles.scoped_fusion.ops.filter_op",
+        "reference.profiles.scoped_fusion.OPERATIONS",
+    ),
 )
 def _scoped_filter_op_cut_before_filter() -> None:
     ops = _mod("reference.profiles.scoped_fusion.ops")
@@ -388,13 +433,14 @@ def _scoped_filter_op_cut_before_filter() -> None:
 
     swap(ops, "filter_op", filter_op)
     # the profile's OPERATIONS dict holds the handler itself, not a module binding
-    _mod("reference.profiles.scoped_fusion").OPERATIONS["scoped-fusion.filter"] = filter_op
+    _register("scoped-fusion.filter", filter_op)
 
 
 @mutant(
     "scoped-exclude-ignored",
     "SCOPE-5",
     "excludeIds is validated and then ignored (the recentIds never leave the lists)",
+    seams=("reference.profiles.scoped_fusion.search.run_leg",),
 )
 def _scoped_exclude_ignored() -> None:
     s = _search()
@@ -410,6 +456,7 @@ def _scoped_exclude_ignored() -> None:
     "scoped-unknown-leg-id-dropped",
     "SCOPE-18",
     "a leg id that names no document is dropped silently instead of invalid_input",
+    seams=("reference.profiles.scoped_fusion.search.ranked_list",),
 )
 def _scoped_unknown_leg_id_dropped() -> None:
     s = _search()

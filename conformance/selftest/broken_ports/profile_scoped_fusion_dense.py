@@ -15,6 +15,7 @@ from conformance.selftest.broken_ports.patching import _mod, mutant, swap
     "scoped-dense-ties-ascending",
     "SCOPE-15",
     "equal dense scores are ordered by id ascending instead of the seed's descending",
+    seams=("reference.profiles.scoped_fusion.dense_hits.dense_hits",),
 )
 def _scoped_dense_ties_ascending() -> None:
     d = _mod("reference.profiles.scoped_fusion.dense_hits")
@@ -36,6 +37,7 @@ def _scoped_dense_ties_ascending() -> None:
     "scoped-dense-preselect-ties-descending",
     "SCOPE-13",
     "the activation pre-selection breaks ties by id descending (SQL leaves them open)",
+    seams=("reference.profiles.scoped_fusion.dense_hits.preselect",),
 )
 def _scoped_dense_preselect_desc() -> None:
     d = _mod("reference.profiles.scoped_fusion.dense_hits")
@@ -53,6 +55,7 @@ def _scoped_dense_preselect_desc() -> None:
     "scoped-dense-no-preselection",
     "SCOPE-13",
     "every active node is scored, not only the 3 x limit most activated",
+    seams=("reference.profiles.scoped_fusion.dense_hits.preselect",),
 )
 def _scoped_dense_no_preselection() -> None:
     d = _mod("reference.profiles.scoped_fusion.dense_hits")
@@ -67,6 +70,7 @@ def _scoped_dense_no_preselection() -> None:
     "scoped-dense-words-lowercased",
     "SCOPE-14",
     "query words are lowercased like the label before the substring test",
+    seams=("reference.profiles.scoped_fusion.dense_hits.overlap",),
 )
 def _scoped_dense_words_lowercased() -> None:
     d = _mod("reference.profiles.scoped_fusion.dense_hits")
@@ -82,6 +86,7 @@ def _scoped_dense_words_lowercased() -> None:
     "scoped-dense-distinct-words",
     "SCOPE-14",
     "a repeated query word counts once (overlap over the set of words)",
+    seams=("reference.profiles.scoped_fusion.dense_hits.overlap",),
 )
 def _scoped_dense_distinct_words() -> None:
     d = _mod("reference.profiles.scoped_fusion.dense_hits")
@@ -97,6 +102,7 @@ def _scoped_dense_distinct_words() -> None:
     "scoped-dense-zero-activation-kept",
     "SCOPE-13",
     "the pre-selection keeps activation 0 (>= 0 instead of the seed's > 0.0)",
+    seams=("reference.profiles.scoped_fusion.dense_hits.preselect",),
 )
 def _scoped_dense_zero_activation_kept() -> None:
     d = _mod("reference.profiles.scoped_fusion.dense_hits")
@@ -114,6 +120,7 @@ def _scoped_dense_zero_activation_kept() -> None:
     "scoped-dense-whole-words",
     "SCOPE-14",
     "a query word counts only when it equals a whole word of the label, not as a substring",
+    seams=("reference.profiles.scoped_fusion.dense_hits.overlap",),
 )
 def _scoped_dense_whole_words() -> None:
     d = _mod("reference.profiles.scoped_fusion.dense_hits")
@@ -130,6 +137,7 @@ def _scoped_dense_whole_words() -> None:
     "scoped-dense-label-raw",
     "SCOPE-14",
     "the label is not lowercased before the substring test (Slushy misses slushy)",
+    seams=("reference.profiles.scoped_fusion.dense_hits.overlap",),
 )
 def _scoped_dense_label_raw() -> None:
     d = _mod("reference.profiles.scoped_fusion.dense_hits")

@@ -13,6 +13,8 @@ from conformance.selftest.broken_ports.patching import (
     _mod,
     mutant,
     set_attr,
+    set_entry,
+    set_hook,
     swap,
 )
 
@@ -47,6 +49,7 @@ def _temporal_match_on(lower: Callable[[str], str], cut_original: bool = True) -
     "temporal-month-clamp",
     "TEMPORAL-12",
     "N months ago clamps to the target month's last day (Java minusMonths, dateutil)",
+    seams=("reference.profiles.temporal.civil.months_back",),
 )
 def _temporal_month_clamp() -> None:
     civil = _mod("reference.profiles.temporal.civil")
@@ -66,6 +69,10 @@ def _temporal_month_clamp() -> None:
     "temporal-wall-clock",
     "TEMPORAL-5",
     "an absent or unparseable questionDate falls back to today's date from the clock",
+    seams=(
+        "reference.profiles.temporal.expand.parse_question_date",
+        "reference.profiles.temporal.expand.expand",
+    ),
 )
 def _temporal_wall_clock() -> None:
     import datetime
@@ -92,6 +99,10 @@ def _temporal_wall_clock() -> None:
     "temporal-turkish-lowercase",
     "TEMPORAL-15",
     "the query is lowercased under a Turkish locale before matching (I becomes dotless ı)",
+    seams=(
+        "reference.profiles.temporal.expand._apply",
+        "reference.profiles.temporal.expand.ascii_lower",
+    ),
 )
 def _temporal_turkish() -> None:
     _temporal_match_on(lambda s: s.replace("I", "\u0131").replace("\u0130", "i").lower())
@@ -102,6 +113,10 @@ def _temporal_turkish() -> None:
     "TEMPORAL-15",
     "the query is fully lowercased (İ becomes two code points) and the original is cut at the "
     "lowercased copy's positions",
+    seams=(
+        "reference.profiles.temporal.expand._apply",
+        "reference.profiles.temporal.expand.ascii_lower",
+    ),
 )
 def _temporal_full_lower() -> None:
     _temporal_match_on(str.lower)
@@ -111,6 +126,10 @@ def _temporal_full_lower() -> None:
     "temporal-go-tolower",
     "TEMPORAL-15",
     "Go strings.ToLower before matching: İ becomes i, so FRİDAY is friday",
+    seams=(
+        "reference.profiles.temporal.expand._apply",
+        "reference.profiles.temporal.expand.ascii_lower",
+    ),
 )
 def _temporal_go_tolower() -> None:
     _temporal_match_on(lambda s: "".join("i" if ch == "\u0130" else ch.lower() for ch in s))
@@ -120,6 +139,10 @@ def _temporal_go_tolower() -> None:
     "temporal-unicode-casefold",
     "TEMPORAL-15",
     "recognisers compiled with re.IGNORECASE but without re.ASCII (ſ, ı fold onto s, i)",
+    seams=(
+        "reference.profiles.temporal.recognisers.recognisers",
+        "reference.profiles.temporal.expand.recognisers",
+    ),
 )
 def _temporal_unicode_casefold() -> None:
     rec = _mod("reference.profiles.temporal.recognisers")
@@ -138,6 +161,7 @@ def _temporal_unicode_casefold() -> None:
     "temporal-weekday-from-monday",
     "TEMPORAL-10",
     "weekdays numbered from Monday (Python date.weekday()) against the Sunday-first list",
+    seams=("reference.profiles.temporal.civil.weekday",),
 )
 def _temporal_weekday_monday() -> None:
     set_attr(_mod("reference.profiles.temporal.civil"), "weekday", lambda days: (days + 3) % 7)
@@ -147,6 +171,7 @@ def _temporal_weekday_monday() -> None:
     "temporal-weekday-truncating-mod",
     "TEMPORAL-10",
     "the weekday uses a truncating % (JavaScript, Go), negative before 1970",
+    seams=("reference.profiles.temporal.civil.weekday",),
 )
 def _temporal_weekday_trunc() -> None:
     set_attr(
@@ -160,6 +185,7 @@ def _temporal_weekday_trunc() -> None:
     "temporal-last-weekday-includes-anchor",
     "TEMPORAL-18",
     "last <weekday> may be the anchor day itself (walks back 0..6 days)",
+    seams=("reference.profiles.temporal.expand._RESOLVERS",),
 )
 def _temporal_weekday_anchor() -> None:
     exp = _mod("reference.profiles.temporal.expand")
@@ -172,13 +198,14 @@ def _temporal_weekday_anchor() -> None:
                 return f"({civil.slash(anchor - back)})", [civil.slash(anchor - back)]
         return None
 
-    exp._RESOLVERS["last_weekday"] = last_weekday
+    set_entry(exp, "_RESOLVERS", "last_weekday", last_weekday)
 
 
 @mutant(
     "temporal-date-rolls-over",
     "TEMPORAL-8",
     "an impossible questionDate rolls forward like JavaScript Date.UTC (2026-02-29 is March 1)",
+    seams=("reference.profiles.temporal.anchor_date._date",),
 )
 def _temporal_date_rolls() -> None:
     ad = _mod("reference.profiles.temporal.anchor_date")
@@ -197,6 +224,7 @@ def _temporal_date_rolls() -> None:
     "temporal-year-unpadded",
     "TEMPORAL-13",
     "the year is not zero-padded to four digits (Python strftime %Y on glibc writes 50)",
+    seams=("reference.profiles.temporal.civil.slash",),
 )
 def _temporal_year_unpadded() -> None:
     civil = _mod("reference.profiles.temporal.civil")
@@ -212,6 +240,7 @@ def _temporal_year_unpadded() -> None:
     "temporal-years-below-100-are-1900s",
     "TEMPORAL-9",
     "the anchor is built with JavaScript Date.UTC, which reads years 0..99 as 1900..1999",
+    seams=("reference.profiles.temporal.anchor_date._date",),
 )
 def _temporal_date_utc_years() -> None:
     ad = _mod("reference.profiles.temporal.anchor_date")
@@ -228,6 +257,7 @@ def _temporal_date_utc_years() -> None:
     "temporal-first-match-only",
     "TEMPORAL-17",
     "only the first match of each recogniser expands (the anchor's Python re.search)",
+    seams=("reference.profiles.temporal.expand._apply",),
 )
 def _temporal_first_match() -> None:
     exp = _mod("reference.profiles.temporal.expand")
@@ -247,6 +277,7 @@ def _temporal_first_match() -> None:
     "temporal-note-without-date",
     "TEMPORAL-20",
     "the ordering note is appended even when no date resolved (the anchor's TypeScript)",
+    seams=("reference.profiles.temporal.expand.expand",),
 )
 def _temporal_note_unresolved() -> None:
     exp = _mod("reference.profiles.temporal.expand")
@@ -266,6 +297,7 @@ def _temporal_note_unresolved() -> None:
     "temporal-dates-unquoted",
     "TEMPORAL-20",
     "the augmented query appends the dates as bare words, which the DSL strips to 20260417",
+    seams=("reference.profiles.temporal.expand.expand",),
 )
 def _temporal_unquoted() -> None:
     exp = _mod("reference.profiles.temporal.expand")
@@ -282,6 +314,7 @@ def _temporal_unquoted() -> None:
     "temporal-raw-query",
     "TEMPORAL-14",
     "the recognisers run on the raw query, not the normalised one",
+    seams=("reference.profiles.temporal.expand._normalise",),
 )
 def _temporal_raw_query() -> None:
     set_attr(_mod("reference.profiles.temporal.expand"), "_normalise", lambda s: s)
@@ -291,6 +324,7 @@ def _temporal_raw_query() -> None:
     "temporal-no-range-check",
     "TEMPORAL-11",
     "dates outside 0001..9999 are expanded anyway",
+    seams=("reference.profiles.temporal.civil.in_range",),
 )
 def _temporal_no_range() -> None:
     civil = _mod("reference.profiles.temporal.civil")
@@ -301,6 +335,7 @@ def _temporal_no_range() -> None:
     "temporal-offset-ignored",
     "TEMPORAL-7",
     "an ISO offset is ignored: the local date is taken as the UTC date",
+    seams=("reference.profiles.temporal.anchor_date.parse_question_date",),
 )
 def _temporal_offset_ignored() -> None:
     ad = _mod("reference.profiles.temporal.anchor_date")
@@ -317,6 +352,7 @@ def _temporal_offset_ignored() -> None:
     "temporal-searches-expanded-query",
     "TEMPORAL-21",
     "the pipeline searches expandedQuery (with its (around ...) suffixes), not augmentedQuery",
+    seams=("reference.profiles.temporal.pipeline.PIPELINE.rewrite_query",),
 )
 def _temporal_searches_expanded() -> None:
     pipe = _mod("reference.profiles.temporal.pipeline")
@@ -326,4 +362,4 @@ def _temporal_searches_expanded() -> None:
         original(call, query)
         return str(call.trace["expandedQuery"])
 
-    object.__setattr__(pipe.PIPELINE, "rewrite_query", rewrite)
+    set_hook(pipe, "rewrite_query", rewrite)

@@ -8,7 +8,7 @@ import re
 from types import SimpleNamespace
 from typing import Any
 
-from conformance.selftest.broken_ports.patching import _mod, mutant, set_attr, swap
+from conformance.selftest.broken_ports.patching import _mod, mutant, set_attr, set_entry, swap
 from reference.types import InvalidInput
 
 
@@ -16,6 +16,7 @@ from reference.types import InvalidInput
     "temporal-question-date-non-string-ignored",
     "TEMPORAL-2",
     "a questionDate that is not a string (true, a list, an object) is treated as absent",
+    seams=("reference.profiles.temporal._question_date",),
 )
 def _temporal_non_string_ignored() -> None:
     def question_date(obj: dict[str, Any], where: str) -> str | None:
@@ -29,6 +30,7 @@ def _temporal_non_string_ignored() -> None:
     "temporal-null-question-date-rejected",
     "TEMPORAL-2",
     "questionDate null is invalid_input (a strict string check), not absent (OP-5)",
+    seams=("reference.profiles.temporal._question_date",),
 )
 def _temporal_null_rejected() -> None:
     def question_date(obj: dict[str, Any], where: str) -> str | None:
@@ -58,6 +60,7 @@ _MIXED = re.compile(r"\s*[0-9]{4}([-/])[0-9]{2}(?!\1)[-/]")
     "temporal-separators-must-match",
     "TEMPORAL-6",
     "form A's two separators must be the same (a backreference), so 2026/04-18 is rejected",
+    seams=("reference.profiles.temporal.anchor_date.parse_question_date",),
 )
 def _temporal_separators_match() -> None:
     _wrap_parse(lambda original, value: None if _MIXED.match(value) else original(value))
@@ -67,6 +70,7 @@ def _temporal_separators_match() -> None:
     "temporal-question-date-only-trimmed",
     "TEMPORAL-6",
     "questionDate is only trimmed: whitespace runs inside it are not cut to one space",
+    seams=("reference.profiles.temporal.anchor_date.parse_question_date",),
 )
 def _temporal_only_trimmed() -> None:
     text = _mod("reference.text")
@@ -98,6 +102,7 @@ _JS_SPACE = re.compile(
     "temporal-question-date-python-split",
     "TEMPORAL-6",
     "questionDate cut with Python's str.split(), which also splits at U+001C..U+001F",
+    seams=("reference.profiles.temporal.anchor_date.text",),
 )
 def _temporal_python_split() -> None:
     _cut_with(str.split)
@@ -107,6 +112,7 @@ def _temporal_python_split() -> None:
     "temporal-question-date-js-whitespace",
     "TEMPORAL-6",
     "questionDate cut at JavaScript's \\s (trim()): U+FEFF is whitespace, U+0085 is not",
+    seams=("reference.profiles.temporal.anchor_date.text",),
 )
 def _temporal_js_whitespace() -> None:
     _cut_with(lambda value: [p for p in _JS_SPACE.split(value) if p])
@@ -119,6 +125,7 @@ _OFFSET = re.compile(r"(T[0-9:.]+)([-+][0-9]{2}):([0-9]{2})$")
     "temporal-offset-minutes-ignored",
     "TEMPORAL-7",
     "only an offset's hours are applied: +05:30 moves the instant by five hours",
+    seams=("reference.profiles.temporal.anchor_date.parse_question_date",),
 )
 def _temporal_offset_minutes() -> None:
     _wrap_parse(lambda original, value: original(_OFFSET.sub(r"\1\2:00", value.strip())))
@@ -128,6 +135,7 @@ def _temporal_offset_minutes() -> None:
     "temporal-offset-sign-inverted",
     "TEMPORAL-7",
     "the offset is added to the local time instead of subtracted (UTC = local + offset)",
+    seams=("reference.profiles.temporal.anchor_date.parse_question_date",),
 )
 def _temporal_offset_sign() -> None:
     flip = {"+": "-", "-": "+"}
@@ -147,6 +155,7 @@ def _temporal_offset_sign() -> None:
     "TEMPORAL-7",
     "the day shift is the truncating minutes / 1440 (Go, Java int division): a negative "
     "UTC time stays on the local day",
+    seams=("reference.profiles.temporal.anchor_date.parse_question_date",),
 )
 def _temporal_offset_truncating() -> None:
     ad = _mod("reference.profiles.temporal.anchor_date")
@@ -178,6 +187,7 @@ def _temporal_offset_truncating() -> None:
     "temporal-form-a-time-unchecked",
     "TEMPORAL-8",
     "form A's time of day is ignored without being checked, so 24:00 and 10:00:60 are accepted",
+    seams=("reference.profiles.temporal.anchor_date.parse_question_date",),
 )
 def _temporal_form_a_time_unchecked() -> None:
     ad = _mod("reference.profiles.temporal.anchor_date")
@@ -194,6 +204,7 @@ def _temporal_form_a_time_unchecked() -> None:
     "temporal-leap-every-fourth-year",
     "TEMPORAL-9",
     "every year divisible by 4 is a leap year (no century rule): 1900-02-29 is accepted",
+    seams=("reference.profiles.temporal.civil.is_leap",),
 )
 def _temporal_leap_every_fourth() -> None:
     set_attr(_mod("reference.profiles.temporal.civil"), "is_leap", lambda year: year % 4 == 0)
@@ -203,6 +214,7 @@ def _temporal_leap_every_fourth() -> None:
     "temporal-leap-no-400-rule",
     "TEMPORAL-9",
     "centuries are never leap years (the 400 exception forgotten): 2000-02-29 is rejected",
+    seams=("reference.profiles.temporal.civil.is_leap",),
 )
 def _temporal_leap_no_400() -> None:
     set_attr(
@@ -217,6 +229,7 @@ def _temporal_leap_no_400() -> None:
     "TEMPORAL-11",
     "a count with more than seven digits is out of range, leading zeros counted "
     "(00000001 days ago stays)",
+    seams=("reference.profiles.temporal.expand._count",),
 )
 def _temporal_count_digits() -> None:
     exp = _mod("reference.profiles.temporal.expand")
@@ -235,6 +248,7 @@ def _temporal_count_digits() -> None:
     "TEMPORAL-11",
     "last week's window is clipped to the calendar: its in-range days are hinted instead of "
     "the phrase staying",
+    seams=("reference.profiles.temporal.expand._RESOLVERS",),
 )
 def _temporal_last_week_clipped() -> None:
     exp = _mod("reference.profiles.temporal.expand")
@@ -247,13 +261,14 @@ def _temporal_last_week_clipped() -> None:
         hints = [civil.slash(d) for d in days]
         return f"({hints[0]} to {hints[-1]})", hints
 
-    exp._RESOLVERS["last_week"] = last_week
+    set_entry(exp, "_RESOLVERS", "last_week", last_week)
 
 
 @mutant(
     "temporal-month-as-30-days",
     "TEMPORAL-16",
     "N months ago is 30·N days back, not N calendar months",
+    seams=("reference.profiles.temporal.civil.months_back",),
 )
 def _temporal_month_30() -> None:
     civil = _mod("reference.profiles.temporal.civil")
@@ -270,6 +285,7 @@ def _temporal_month_30() -> None:
     "TEMPORAL-12",
     "N months ago built with JavaScript Date.UTC(y, m - 1 - N, d), which reads a target year "
     "0..99 as 1900..1999",
+    seams=("reference.profiles.temporal.civil.months_back",),
 )
 def _temporal_months_date_utc() -> None:
     civil = _mod("reference.profiles.temporal.civil")
@@ -295,6 +311,7 @@ def _temporal_months_date_utc() -> None:
     "temporal-year-space-padded",
     "TEMPORAL-13",
     "the year formatted with a width but no zero (Go %4d, printf): year 50 is written '  50'",
+    seams=("reference.profiles.temporal.civil.slash",),
 )
 def _temporal_year_space_padded() -> None:
     civil = _mod("reference.profiles.temporal.civil")
@@ -310,6 +327,7 @@ def _temporal_year_space_padded() -> None:
     "temporal-last-week-includes-anchor",
     "TEMPORAL-18",
     "last week is the seven days ending on the anchor day (anchor − 6 .. anchor)",
+    seams=("reference.profiles.temporal.expand._RESOLVERS",),
 )
 def _temporal_last_week_anchor() -> None:
     exp = _mod("reference.profiles.temporal.expand")
@@ -322,4 +340,4 @@ def _temporal_last_week_anchor() -> None:
         hints = [civil.slash(d) for d in days]
         return f"({hints[0]} to {hints[-1]})", hints
 
-    exp._RESOLVERS["last_week"] = last_week
+    set_entry(exp, "_RESOLVERS", "last_week", last_week)

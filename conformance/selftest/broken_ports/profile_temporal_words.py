@@ -9,7 +9,7 @@ from collections.abc import Callable
 from dataclasses import replace
 from typing import Any
 
-from conformance.selftest.broken_ports.patching import _mod, mutant, set_attr, swap
+from conformance.selftest.broken_ports.patching import _mod, mutant, set_attr, set_hook, swap
 from reference.types import InvalidInput
 
 _REC = "reference.profiles.temporal.recognisers"
@@ -45,6 +45,7 @@ def _recompile(name: str, edit: Callable[[str], str]) -> Callable[[Any], Any]:
     "TEMPORAL-1",
     "the temporal rewrite runs on every search, so a request without the option traces "
     "profiles.temporal",
+    seams=("reference.request._profiles",),
 )
 def _temporal_always_enabled() -> None:
     req = _mod("reference.request")
@@ -63,6 +64,10 @@ def _temporal_always_enabled() -> None:
     "temporal-count-words-retyped",
     "TEMPORAL-3",
     "countWords retyped by hand, the last entry (twelve) missing",
+    seams=(
+        "reference.profiles.temporal.recognisers.recognisers",
+        "reference.profiles.temporal.expand.recognisers",
+    ),
 )
 def _temporal_count_words_retyped() -> None:
     def transform(r: Any) -> Any:
@@ -76,6 +81,10 @@ def _temporal_count_words_retyped() -> None:
     "temporal-ordering-retyped",
     "TEMPORAL-3",
     "the ordering words retyped by hand, the last entry (last time) missing",
+    seams=(
+        "reference.profiles.temporal.recognisers.recognisers",
+        "reference.profiles.temporal.expand.recognisers",
+    ),
 )
 def _temporal_ordering_retyped() -> None:
     def transform(r: Any) -> Any:
@@ -92,6 +101,11 @@ def _temporal_ordering_retyped() -> None:
     "TEMPORAL-4",
     "relative_time keeps the anchor's \\d and \\b under Python's Unicode reading and int() reads "
     "the count: ٣ days ago is 3 days",
+    seams=(
+        "reference.profiles.temporal.recognisers.recognisers",
+        "reference.profiles.temporal.expand.recognisers",
+        "reference.profiles.temporal.expand._count",
+    ),
 )
 def _temporal_unicode_digits() -> None:
     def edit(source: str) -> str:
@@ -111,6 +125,10 @@ def _temporal_unicode_digits() -> None:
     "temporal-unicode-word-boundary",
     "TEMPORAL-4",
     "\\b read as Unicode (Python without re.ASCII, Java): no boundary between yesterday and の",
+    seams=(
+        "reference.profiles.temporal.recognisers.recognisers",
+        "reference.profiles.temporal.expand.recognisers",
+    ),
 )
 def _temporal_unicode_boundary() -> None:
     _patch_recognisers(_recompile("*", lambda s: s.replace(r"\b", r"(?u:\b)")))
@@ -121,6 +139,10 @@ def _temporal_unicode_boundary() -> None:
     "TEMPORAL-4",
     "last_weekday written with \\b at both ends (the anchor's literal has none): blast friday "
     "and last mondays stay",
+    seams=(
+        "reference.profiles.temporal.recognisers.recognisers",
+        "reference.profiles.temporal.expand.recognisers",
+    ),
 )
 def _temporal_weekday_bounded() -> None:
     _patch_recognisers(_recompile("last_weekday", lambda s: rf"\b{s}\b"))
@@ -130,6 +152,7 @@ def _temporal_weekday_bounded() -> None:
     "temporal-nfkc",
     "TEMPORAL-14",
     "the query is normalised with NFKC, not NFC: ３ is 3, ﬁ is fi, full-width letters are ASCII",
+    seams=("reference.profiles.temporal.expand._normalise",),
 )
 def _temporal_nfkc() -> None:
     import unicodedata
@@ -145,6 +168,7 @@ def _temporal_nfkc() -> None:
     "TEMPORAL-5",
     "the query is normalised before the anchor is read, so an unresolved output returns the "
     "normalised query",
+    seams=("reference.profiles.temporal.expand.expand",),
 )
 def _temporal_unresolved_normalised() -> None:
     exp = _mod(_EXP)
@@ -160,6 +184,7 @@ def _temporal_unresolved_normalised() -> None:
     "temporal-augmented-from-raw-query",
     "TEMPORAL-20",
     "augmentedQuery appends the date tokens to the raw query, not the normalised one",
+    seams=("reference.profiles.temporal.expand.expand",),
 )
 def _temporal_augmented_raw() -> None:
     exp = _mod(_EXP)
@@ -180,6 +205,10 @@ def _temporal_augmented_raw() -> None:
     "TEMPORAL-17",
     "the recognisers run in name order (kept in a map, then sorted), not the data file's "
     "order, so the hints come out in another order",
+    seams=(
+        "reference.profiles.temporal.recognisers.recognisers",
+        "reference.profiles.temporal.expand.recognisers",
+    ),
 )
 def _temporal_recognisers_by_name() -> None:
     _patch_recognisers(lambda r: replace(r, patterns=tuple(sorted(r.patterns))))
@@ -190,6 +219,7 @@ def _temporal_recognisers_by_name() -> None:
     "TEMPORAL-16",
     "the count is parsed with base prefixes (Go strconv.ParseInt(s, 0, 64)): 010 is octal 8, "
     "09 an error",
+    seams=("reference.profiles.temporal.expand._count",),
 )
 def _temporal_count_base_prefix() -> None:
     exp = _mod(_EXP)
@@ -211,6 +241,7 @@ def _temporal_count_base_prefix() -> None:
     "TEMPORAL-19",
     "ordering words matched as whole words (\\bfirst\\b), not substrings: beforehand, firstly "
     "give no note",
+    seams=("reference.profiles.temporal.expand._ordering_note",),
 )
 def _temporal_ordering_whole_word() -> None:
     exp = _mod(_EXP)
@@ -229,6 +260,7 @@ def _temporal_ordering_whole_word() -> None:
     "temporal-ordering-on-raw-query",
     "TEMPORAL-19",
     "the ordering words are looked for in the raw query, not the normalised rewritten one",
+    seams=("reference.profiles.temporal.expand.expand",),
 )
 def _temporal_ordering_raw() -> None:
     exp = _mod(_EXP)
@@ -254,6 +286,7 @@ def _temporal_ordering_raw() -> None:
     "TEMPORAL-20",
     "the hints are deduplicated and then sorted by date (Go map keys + sort), not kept in "
     "first-occurrence order",
+    seams=("reference.profiles.temporal.expand._dedupe",),
 )
 def _temporal_hints_sorted() -> None:
     def dedupe(items: list[str]) -> list[str]:
@@ -268,6 +301,7 @@ def _temporal_hints_sorted() -> None:
     "TEMPORAL-21",
     "request.profiles.temporal.questionDate null is invalid_input (a strict string check), "
     "not absent",
+    seams=("reference.profiles.temporal.pipeline.PIPELINE.parse_request",),
 )
 def _temporal_request_null() -> None:
     pipe = _mod("reference.profiles.temporal.pipeline")
@@ -278,13 +312,17 @@ def _temporal_request_null() -> None:
             raise InvalidInput("request.profiles.temporal.questionDate must be a string")
         return original(obj)
 
-    object.__setattr__(pipe.PIPELINE, "parse_request", parse_request)
+    set_hook(pipe, "parse_request", parse_request)
 
 
 @mutant(
     "temporal-vector-leg-unrewritten",
     "TEMPORAL-21",
     "only the BM25 leg searches the augmented query; the vector leg embeds the query as typed",
+    seams=(
+        "reference.profiles.temporal.pipeline.PIPELINE.rewrite_query",
+        "reference.profiles.temporal.pipeline.PIPELINE.vector_query",
+    ),
 )
 def _temporal_vector_unrewritten() -> None:
     pipe = _mod("reference.profiles.temporal.pipeline")
@@ -300,5 +338,5 @@ def _temporal_vector_unrewritten() -> None:
         held = [q for c, q in typed if c is call]
         return str(text.normalise(held[0] if held else query))
 
-    object.__setattr__(pipe.PIPELINE, "rewrite_query", rewrite)
-    object.__setattr__(pipe.PIPELINE, "vector_query", vector_query)
+    set_hook(pipe, "rewrite_query", rewrite)
+    set_hook(pipe, "vector_query", vector_query)

@@ -16,7 +16,12 @@ from conformance.selftest.broken_ports.patching import (
 # -- query DSL (DSL) ---------------------------------------------------------------------------
 
 
-@mutant("dsl-not-as-and-not", "DSL-17", "NOT compiles to `AND NOT`, which FTS5 rejects")
+@mutant(
+    "dsl-not-as-and-not",
+    "DSL-17",
+    "NOT compiles to `AND NOT`, which FTS5 rejects",
+    seams=("reference.query.compile.join_tokens",),
+)
 def _dsl_and_not() -> None:
     c = _mod("reference.query.compile")
 
@@ -32,7 +37,12 @@ def _dsl_and_not() -> None:
     swap(c, "join_tokens", join_tokens)
 
 
-@mutant("dsl-unquoted-barewords", "DSL-16", "plain terms are emitted as FTS5 barewords, unquoted")
+@mutant(
+    "dsl-unquoted-barewords",
+    "DSL-16",
+    "plain terms are emitted as FTS5 barewords, unquoted",
+    seams=("reference.query.compile.render_token",),
+)
 def _dsl_barewords() -> None:
     c = _mod("reference.query.compile")
     original = c.render_token
@@ -50,6 +60,7 @@ def _dsl_barewords() -> None:
     "DSL-16",
     "phrases are emitted as their bare words, so they lose word order and `:` or `^` inside "
     "one reaches FTS5 as syntax",
+    seams=("reference.query.compile.render_token",),
 )
 def _dsl_phrases_bare() -> None:
     c = _mod("reference.query.compile")
@@ -63,7 +74,12 @@ def _dsl_phrases_bare() -> None:
     swap(c, "render_token", render_token)
 
 
-@mutant("dsl-prefix-without-star", "DSL-16", "a prefix token is rendered as a plain string")
+@mutant(
+    "dsl-prefix-without-star",
+    "DSL-16",
+    "a prefix token is rendered as a plain string",
+    seams=("reference.query.compile.render_token",),
+)
 def _dsl_prefix_no_star() -> None:
     c = _mod("reference.query.compile")
     original = c.render_token
@@ -80,6 +96,7 @@ def _dsl_prefix_no_star() -> None:
     "dsl-left-to-right",
     "DSL-18",
     "operators apply left to right (everything before an operator is parenthesised)",
+    seams=("reference.query.compile.join_tokens",),
 )
 def _dsl_left_to_right() -> None:
     c = _mod("reference.query.compile")
@@ -103,6 +120,11 @@ def _dsl_left_to_right() -> None:
     "a port that only respells: plain terms are FTS5 barewords everywhere (`kubernetes OR "
     "setup`); it means the same, so only the canonical-fts5 cases (and the scripted index, "
     "keyed by spelling) see it",
+    seams=(
+        "reference.query.compile.render_token",
+        "reference.ladder._quoted",
+        "reference.backends.scripted.LOOKUP_BY_MEANING",
+    ),
 )
 def _fts5_respelled() -> None:
     c = _mod("reference.query.compile")
@@ -123,6 +145,7 @@ def _fts5_respelled() -> None:
     "dsl-alias-group-kept",
     "DSL-14",
     "an alias expands to a parenthesised group that keeps the original term (kit 2.x, D16)",
+    seams=("reference.query.parse.expand_term", "reference.query.compile.render_token"),
 )
 def _dsl_alias_group() -> None:
     p = _mod("reference.query.parse")
@@ -164,6 +187,7 @@ def _dsl_alias_group() -> None:
     "dsl-stopwords-despite-operators",
     "DSL-9",
     "stopwords are dropped even when the query has operators",
+    seams=("reference.query.parse.parse",),
 )
 def _dsl_stopwords_always() -> None:
     p = _mod("reference.query.parse")
@@ -188,6 +212,11 @@ def _dsl_stopwords_always() -> None:
     "DSL-13",
     "alias keys are looked up before stopword filtering, so short keys such as `ml` fire "
     "(kit 2.x, D16)",
+    seams=(
+        "reference.query.stopwords.is_filtered",
+        "reference.query.parse.parse",
+        "reference.query.sanitise.sanitise",
+    ),
 )
 def _dsl_aliases_early() -> None:
     p = _mod("reference.query.parse")
@@ -225,6 +254,7 @@ def _dsl_aliases_early() -> None:
     "dsl-prefixes-never-filtered",
     "DSL-9",
     "prefix tokens are never stopwords, so `js*` survives a bare query (kit 2.x)",
+    seams=("reference.query.parse.drops_prefix",),
 )
 def _dsl_prefixes_kept() -> None:
     swap(_mod("reference.query.parse"), "drops_prefix", lambda word, sw="anchor": False)
@@ -234,6 +264,7 @@ def _dsl_prefixes_kept() -> None:
     "dsl-lowercase-not-kept",
     "DSL-9",
     "lowercase and/or/not are dropped only when a list has them, so `not` stays (kit 2.x)",
+    seams=("reference.query.stopwords.FILLER_WORDS",),
 )
 def _dsl_filler_kept() -> None:
     set_attr(_mod("reference.query.stopwords"), "FILLER_WORDS", frozenset())
@@ -243,6 +274,7 @@ def _dsl_filler_kept() -> None:
     "dsl-lowercase-before-strip",
     "DSL-8",
     "bare words are lowercased before stripping, so ΟΔΟΣ-Α keeps a final sigma",
+    seams=("reference.query.parse.strip_word",),
 )
 def _dsl_lower_first() -> None:
     p = _mod("reference.query.parse")
@@ -255,6 +287,7 @@ def _dsl_lower_first() -> None:
     "dsl-operators-any-case",
     "DSL-2",
     "and/or/not in any case are read as operators",
+    seams=("reference.query.parse.OPERATORS",),
 )
 def _dsl_operators_any_case() -> None:
     class AnyCase(frozenset[str]):
@@ -268,6 +301,7 @@ def _dsl_operators_any_case() -> None:
     "dsl-strip-unicode-punctuation",
     "DSL-7",
     "bare words lose every Unicode P∪S character, not only the ASCII strip set",
+    seams=("reference.query.parse.strip_word",),
 )
 def _dsl_strip_unicode() -> None:
     p = _mod("reference.query.parse")
@@ -279,7 +313,12 @@ def _dsl_strip_unicode() -> None:
     swap(p, "strip_word", strip_word)
 
 
-@mutant("dsl-stopwords-english-only", "DSL-11", "only the `en` stopword list is loaded")
+@mutant(
+    "dsl-stopwords-english-only",
+    "DSL-11",
+    "only the `en` stopword list is loaded",
+    seams=("reference.query.stopwords.stopword_set",),
+)
 def _dsl_english_only() -> None:
     stop = _mod("reference.query.stopwords")
     data = _mod("reference.data")
@@ -294,6 +333,7 @@ def _dsl_english_only() -> None:
     "dsl-stopwords-hrc-list-as-default",
     "DSL-22",
     "the default stopword list is still hrc 1.0's (stale spec/data, or the old file retyped)",
+    seams=("reference.query.stopwords.LIST_FILES",),
 )
 def _dsl_hrc_default() -> None:
     stop = _mod("reference.query.stopwords")
@@ -304,6 +344,7 @@ def _dsl_hrc_default() -> None:
     "dsl-stopword-list-ignored",
     "DSL-22",
     "the stopwordList input is validated but every stage filters with the default list",
+    seams=("reference.query.stopwords.is_stopword",),
 )
 def _dsl_list_ignored() -> None:
     stop = _mod("reference.query.stopwords")
@@ -315,6 +356,7 @@ def _dsl_list_ignored() -> None:
     "dsl-stopword-list-unknown-is-default",
     "DSL-22",
     "an unknown stopwordList silently means the default list",
+    seams=("reference.query.stopwords.check_list",),
 )
 def _dsl_list_lenient() -> None:
     stop = _mod("reference.query.stopwords")
@@ -333,6 +375,7 @@ def _dsl_list_lenient() -> None:
     "ladder-rungs-ignore-stopword-list",
     "DSL-22",
     "the request's stopwordList reaches the parse but not the strongest and sanitised rungs",
+    seams=("reference.ladder.plan_ladder",),
 )
 def _ladder_list_dropped() -> None:
     lad = _mod("reference.ladder")
@@ -349,6 +392,7 @@ def _ladder_list_dropped() -> None:
     "dsl-alias-keys-unfolded",
     "DSL-12",
     "alias keys are used as given, so `K8s` never matches the folded term `k8s`",
+    seams=("reference.query.aliases.validate_aliases",),
 )
 def _dsl_alias_keys_unfolded() -> None:
     a = _mod("reference.query.aliases")
@@ -368,6 +412,7 @@ def _dsl_alias_keys_unfolded() -> None:
     "stopwords-utf16-length",
     "DSL-10",
     "the short-word stopword rule counts UTF-16 units",
+    seams=("reference.query.stopwords.is_stopword",),
 )
 def _stopwords_utf16() -> None:
     stop = _mod("reference.query.stopwords")
@@ -396,7 +441,12 @@ def _rewrite_fields(rewrite: Callable[[list[str]], list[str]]) -> None:
     swap(p, "parse", parse)
 
 
-@mutant("dsl-first-operator-wins", "DSL-5", "of two operators in a row the first wins")
+@mutant(
+    "dsl-first-operator-wins",
+    "DSL-5",
+    "of two operators in a row the first wins",
+    seams=("reference.query.parse.parse",),
+)
 def _dsl_first_operator() -> None:
     ops = ("AND", "OR", "NOT")
 
@@ -415,6 +465,7 @@ def _dsl_first_operator() -> None:
     "dsl-stripped-word-keeps-operator",
     "DSL-7",
     "a word that strips to nothing leaves the pending operator pending (foo AND ++ bar)",
+    seams=("reference.query.parse.parse",),
 )
 def _dsl_stripped_keeps() -> None:
     p = _mod("reference.query.parse")
@@ -425,6 +476,7 @@ def _dsl_stripped_keeps() -> None:
     "dsl-star-anywhere-is-prefix",
     "DSL-6",
     "a bare word with `*` anywhere is a prefix, not only with a trailing `*`",
+    seams=("reference.query.parse.parse",),
 )
 def _dsl_star_anywhere() -> None:
     _rewrite_fields(
@@ -436,6 +488,7 @@ def _dsl_star_anywhere() -> None:
     "dsl-alias-members-not-deduplicated",
     "DSL-14",
     "alias alternatives are not deduplicated, so overlapping alternatives repeat a token",
+    seams=("reference.query.parse.expand_term",),
 )
 def _dsl_alias_dups() -> None:
     p = _mod("reference.query.parse")
@@ -455,6 +508,7 @@ def _dsl_alias_dups() -> None:
     "dsl-sanitised-tokens-deduplicated",
     "DSL-20",
     "the sanitised tokens drop repeated words",
+    seams=("reference.query.sanitise.sanitise",),
 )
 def _dsl_sanitise_dedup() -> None:
     s = _mod("reference.query.sanitise")
@@ -474,6 +528,7 @@ def _dsl_sanitise_dedup() -> None:
     "dsl-leading-operator-dropped",
     "DSL-5",
     "a leading operator is dropped by the parser (3.x), not kept on the first token",
+    seams=("reference.query.parse.parse",),
 )
 def _dsl_leading_dropped() -> None:
     p = _mod("reference.query.parse")

@@ -42,6 +42,7 @@ def _rescan(rewrite: Callable[[str], str]) -> None:
     "DSL-1",
     "the query is lowercased with the normalisation, before operators are detected, so `AND` "
     "is the filler `and` and `normalised` comes out lowercased",
+    seams=("reference.query.parse.parse",),
 )
 def _dsl_lowercase_first() -> None:
     p = _mod("reference.query.parse")
@@ -78,6 +79,7 @@ def _word_to_space(normalised: str) -> str:
     "DSL-3",
     'a bare word runs to the next space only, so a `"` inside it is stripped instead of '
     'opening a phrase (`foo"bar"` is the word `foobar`)',
+    seams=("reference.query.parse.has_operators", "reference.query.parse.parse"),
 )
 def _dsl_word_to_space() -> None:
     _rescan(_word_to_space)
@@ -95,6 +97,7 @@ def _unterminated_as_words(normalised: str) -> str:
     "dsl-unterminated-phrase-as-words",
     "DSL-4",
     'an unterminated phrase is not a phrase: its `"` is stripped and its words are bare words',
+    seams=("reference.query.parse.has_operators", "reference.query.parse.parse"),
 )
 def _dsl_unterminated() -> None:
     _rescan(_unterminated_as_words)
@@ -104,6 +107,7 @@ def _dsl_unterminated() -> None:
     "dsl-prefix-text-keeps-star",
     "DSL-15",
     "a prefix token's `text` keeps its trailing `*` in the parse output and the trace",
+    seams=("reference.query.parse.Token.to_json",),
 )
 def _dsl_prefix_star() -> None:
     p = _mod("reference.query.parse")
@@ -119,6 +123,7 @@ def _dsl_prefix_star() -> None:
     "dsl-sanitised-not-expanded",
     "DSL-21",
     "the sanitised expression joins the kept words as they are, without alias expansion",
+    seams=("reference.query.sanitise.sanitise",),
 )
 def _dsl_sanitise_unexpanded() -> None:
     s = _mod("reference.query.sanitise")
@@ -138,6 +143,7 @@ def _dsl_sanitise_unexpanded() -> None:
     "DSL-19",
     "an empty compiled expression is sent to the index like any other, so the initial row is "
     "a search with 0 hits instead of the `empty` skip",
+    seams=("reference.ladder._Walk.fts",),
 )
 def _dsl_empty_searched() -> None:
     ladder = _mod("reference.ladder")

@@ -18,7 +18,12 @@ from conformance.selftest.broken_ports.patching import (
 # -- rerank (RERANK) ---------------------------------------------------------------------------
 
 
-@mutant("rerank-tail-resorted", "RERANK-3", "the tail is re-sorted by score before it is appended")
+@mutant(
+    "rerank-tail-resorted",
+    "RERANK-3",
+    "the tail is re-sorted by score before it is appended",
+    seams=("reference.rerank.split",),
+)
 def _rerank_tail_sorted() -> None:
     rr = _mod("reference.rerank")
     original = rr.split
@@ -34,6 +39,7 @@ def _rerank_tail_sorted() -> None:
     "rerank-omissions-dropped",
     "RERANK-7",
     "head ids the reranker omitted are dropped instead of backfilled",
+    seams=("reference.rerank.rerank_head",),
 )
 def _rerank_drop_missing() -> None:
     rr = _mod("reference.rerank")
@@ -51,6 +57,7 @@ def _rerank_drop_missing() -> None:
     "rerank-ties-in-returned-order",
     "RERANK-6",
     "equal reranker scores keep the reranker's order (stable sort), not head order",
+    seams=("reference.rerank.sorted",),
 )
 def _rerank_returned_order() -> None:
     def by_score_only(items: Iterable[Any], key: Callable[[Any], tuple[Any, ...]]) -> list[Any]:
@@ -63,6 +70,7 @@ def _rerank_returned_order() -> None:
     "rerank-duplicates-last-wins",
     "RERANK-5",
     "reranker entries go through a dict: a repeated id keeps its last score, none reported",
+    seams=("reference.rerank.rerank_head",),
 )
 def _rerank_dict() -> None:
     rr = _mod("reference.rerank")
@@ -81,12 +89,18 @@ def _rerank_dict() -> None:
     "rerank-non-finite-accepted",
     "RERANK-9",
     "NaN and infinite reranker scores are not treated as a failure",
+    seams=("reference.rerank.math",),
 )
 def _rerank_nan() -> None:
     set_attr(_mod("reference.rerank"), "math", SimpleNamespace(isfinite=lambda x: True))
 
 
-@mutant("rerank-head-off-by-one", "RERANK-1", "the head holds rerankTopN − 1 items")
+@mutant(
+    "rerank-head-off-by-one",
+    "RERANK-1",
+    "the head holds rerankTopN − 1 items",
+    seams=("reference.rerank.split",),
+)
 def _rerank_off_by_one() -> None:
     rr = _mod("reference.rerank")
     original = rr.split
@@ -97,6 +111,7 @@ def _rerank_off_by_one() -> None:
     "rerank-top-n-zero-rejected",
     "RERANK-1",
     "the rerank operation rejects rerankTopN <= 0 (the 2.x reading) instead of using 20",
+    seams=("reference.rerank.check_top_n",),
 )
 def _rerank_top_n_zero_rejected() -> None:
     types = _mod("reference.types")
@@ -111,6 +126,7 @@ def _rerank_top_n_zero_rejected() -> None:
     "rerank-failure-sends-nothing",
     "RERANK-8",
     "a failed rerank reports sent: [] instead of the head it sent",
+    seams=("reference.rerank.rerank_head",),
 )
 def _rerank_failed_sent() -> None:
     rr = _mod("reference.rerank")
@@ -127,6 +143,7 @@ def _rerank_failed_sent() -> None:
     "rerank-empty-before-no-reranker",
     "RERANK-10",
     "an empty fused list reports `empty` before checking that a reranker is configured",
+    seams=("reference.pipeline.skip_before_unanimity",),
 )
 def _rerank_precedence() -> None:
     pipe = _mod("reference.pipeline")
@@ -148,7 +165,12 @@ def _rerank_text() -> Any:
     return _mod("reference.rerank_text")
 
 
-@mutant("rerank-text-utf16-cut", "RERANK-14", "the snippet is cut at 280 UTF-16 units")
+@mutant(
+    "rerank-text-utf16-cut",
+    "RERANK-14",
+    "the snippet is cut at 280 UTF-16 units",
+    seams=("reference.rerank_text.snippet",),
+)
 def _rerank_text_utf16() -> None:
     m = _rerank_text()
 
@@ -160,7 +182,10 @@ def _rerank_text_utf16() -> None:
 
 
 @mutant(
-    "rerank-text-bytes-ellipsis", "RERANK-14", "the snippet is cut at 280 bytes plus ... (Go SDK)"
+    "rerank-text-bytes-ellipsis",
+    "RERANK-14",
+    "the snippet is cut at 280 bytes plus ... (Go SDK)",
+    seams=("reference.rerank_text.snippet",),
 )
 def _rerank_text_bytes() -> None:
     m = _rerank_text()
@@ -174,13 +199,23 @@ def _rerank_text_bytes() -> None:
     set_attr(m, "snippet", snippet)
 
 
-@mutant("rerank-text-uncollapsed", "RERANK-14", "the content snippet is trimmed but not collapsed")
+@mutant(
+    "rerank-text-uncollapsed",
+    "RERANK-14",
+    "the content snippet is trimmed but not collapsed",
+    seams=("reference.rerank_text.snippet",),
+)
 def _rerank_text_uncollapsed() -> None:
     m = _rerank_text()
     set_attr(m, "snippet", lambda content: content.strip(m._WS)[: m.SNIPPET_MAX])
 
 
-@mutant("rerank-text-untrimmed", "RERANK-13", "title and summary are used as given, untrimmed")
+@mutant(
+    "rerank-text-untrimmed",
+    "RERANK-13",
+    "title and summary are used as given, untrimmed",
+    seams=("reference.rerank_text.rerank_text",),
+)
 def _rerank_text_untrimmed() -> None:
     m = _rerank_text()
 
@@ -193,7 +228,12 @@ def _rerank_text_untrimmed() -> None:
     swap(m, "rerank_text", rerank_text)
 
 
-@mutant("rerank-text-summary-first", "RERANK-13", "both present: summary, line feed, title")
+@mutant(
+    "rerank-text-summary-first",
+    "RERANK-13",
+    "both present: summary, line feed, title",
+    seams=("reference.rerank_text.rerank_text",),
+)
 def _rerank_text_summary_first() -> None:
     m = _rerank_text()
     original = m.rerank_text
@@ -220,6 +260,7 @@ def _rewrap_outcome(change: Callable[[Sequence[Any], int, Any], Any]) -> None:
     "rerank-sent-lists-whole-list",
     "RERANK-2",
     "`sent` lists every fused id (the whole list goes to the reranker), not only the head",
+    seams=("reference.rerank.rerank_head",),
 )
 def _rerank_sent_all() -> None:
     _rewrap_outcome(
@@ -232,6 +273,7 @@ def _rerank_sent_all() -> None:
     "RERANK-4",
     "only ids absent from the whole fused list are invented; a returned tail id is dropped "
     "silently",
+    seams=("reference.rerank.rerank_head",),
 )
 def _rerank_tail_not_invented() -> None:
     rr = _mod("reference.rerank")
@@ -247,6 +289,7 @@ def _rerank_tail_not_invented() -> None:
     "rerank-missing-after-tail",
     "RERANK-11",
     "head ids the reranker omitted are appended after the tail, so tail ids take head positions",
+    seams=("reference.rerank.rerank_head",),
 )
 def _rerank_missing_after_tail() -> None:
     def change(fused: Sequence[Any], top_n: int, out: Any) -> Any:
@@ -262,6 +305,7 @@ def _rerank_missing_after_tail() -> None:
     "rerank-op-name-defaults-to-scripted",
     "RERANK-12",
     "the `rerank` operation's reranker name defaults to `scripted` as in `search` (BACKEND-39)",
+    seams=("conformance.adapters.ops.fusion._str",),
 )
 def _rerank_op_name_default() -> None:
     ops = _mod("conformance.adapters.ops.fusion")
@@ -280,6 +324,7 @@ def _rerank_op_name_default() -> None:
     "RERANK-15",
     '`rerank_text` reads a field with get(name, ""), so a present null is not a string and '
     "is rejected",
+    seams=("conformance.adapters.ops.fusion.optional",),
 )
 def _rerank_text_null_rejected() -> None:
     ops = _mod("conformance.adapters.ops.fusion")

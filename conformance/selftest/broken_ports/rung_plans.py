@@ -29,6 +29,7 @@ def _edit_rows(edit: Callable[[list[dict[str, Any]]], None]) -> None:
     "ladder-rung-plan-with-raw-query",
     "LADDER-16",
     "rungs 1, 3 and 4 run a plan, their own query and then the compiled query (two anchor SDKs)",
+    seams=("reference.pipeline.search",),
 )
 def _ladder_rung_plan() -> None:
     planned = ("strongest_term", "refreshed_sanitised", "refreshed_strongest")
@@ -49,6 +50,7 @@ def _ladder_rung_plan() -> None:
     "ladder-skipped-row-lists-expression",
     "LADDER-16",
     "a row that did not search still lists its expression as issued",
+    seams=("reference.pipeline.search",),
 )
 def _ladder_skipped_lists() -> None:
     def edit(rows: list[dict[str, Any]]) -> None:
@@ -81,6 +83,7 @@ def _rung_one_against(other: Callable[[str], str]) -> None:
     "ladder-rung1-compared-with-raw-text",
     "LADDER-9",
     "rung 1 is compared with the raw query lowered and trimmed, before normalisation",
+    seams=("reference.ladder.plan_ladder",),
 )
 def _ladder_rung1_raw() -> None:
     _rung_one_against(lambda query: query.lower().strip())
@@ -90,6 +93,7 @@ def _ladder_rung1_raw() -> None:
     "ladder-rung1-compared-with-sanitised",
     "LADDER-9",
     "rung 1 is compared with the sanitised query (punctuation and quotes gone)",
+    seams=("reference.ladder.plan_ladder",),
 )
 def _ladder_rung1_sanitised() -> None:
     text = _mod("reference.text")
@@ -100,6 +104,7 @@ def _ladder_rung1_sanitised() -> None:
     "ladder-rung1-compared-unlowered",
     "LADDER-9",
     "rung 1 is compared with the normalised query without lowercasing it",
+    seams=("reference.ladder.plan_ladder",),
 )
 def _ladder_rung1_unlowered() -> None:
     text = _mod("reference.text")
@@ -113,6 +118,7 @@ def _ladder_rung1_unlowered() -> None:
     "fanout-first-pass-cap-five",
     "FANOUT-21",
     "the plan is cut after five texts, an off-by-one in the cut (`>` for `>=`)",
+    seams=("reference.fanout.vocabulary",),
 )
 def _fanout_cap_five() -> None:
     f = _mod("reference.fanout")

@@ -67,6 +67,7 @@ def _with_spaces(trim_set: str, split_set: str | None) -> None:
     "rerank-text-js-trim",
     "RERANK-13",
     "title and summary trimmed with JavaScript's trim() (U+FEFF trimmed, U+0085 kept)",
+    seams=("reference.rerank_text.snippet", "reference.rerank_text.rerank_text"),
 )
 def _rerank_text_js_trim() -> None:
     _with_spaces(JS_SPACE, None)
@@ -76,6 +77,7 @@ def _rerank_text_js_trim() -> None:
     "rerank-text-python-strip",
     "RERANK-13",
     "title and summary trimmed with Python's str.strip() (U+001C..U+001F trimmed too)",
+    seams=("reference.rerank_text.snippet", "reference.rerank_text.rerank_text"),
 )
 def _rerank_text_python_strip() -> None:
     _with_spaces(PY_SPACE, None)
@@ -85,6 +87,7 @@ def _rerank_text_python_strip() -> None:
     "rerank-text-java-strip",
     "RERANK-13",
     "title and summary trimmed with Java's strip() (no-break spaces kept, U+001C..U+001F trimmed)",
+    seams=("reference.rerank_text.snippet", "reference.rerank_text.rerank_text"),
 )
 def _rerank_text_java_strip() -> None:
     _with_spaces(JAVA_SPACE, None)
@@ -94,6 +97,7 @@ def _rerank_text_java_strip() -> None:
     "rerank-text-blank-title-counts",
     "RERANK-13",
     "emptiness is tested before trimming, so a white-space-only title still pairs with the summary",
+    seams=("reference.rerank_text.rerank_text",),
 )
 def _rerank_text_blank_title() -> None:
     m = _rerank_text()
@@ -112,6 +116,7 @@ def _rerank_text_blank_title() -> None:
     "rerank-snippet-js-split",
     "RERANK-14",
     "the content snippet collapses JavaScript's \\s runs (U+FEFF collapsed, U+0085 kept)",
+    seams=("reference.rerank_text.snippet", "reference.rerank_text.rerank_text"),
 )
 def _rerank_snippet_js() -> None:
     _with_spaces("".join(sorted(_rerank_text().WHITESPACE)), JS_SPACE)
@@ -121,6 +126,7 @@ def _rerank_snippet_js() -> None:
     "rerank-snippet-python-split",
     "RERANK-14",
     "the content snippet is ' '.join(content.split()) (U+001C..U+001F collapsed too)",
+    seams=("reference.rerank_text.snippet", "reference.rerank_text.rerank_text"),
 )
 def _rerank_snippet_python() -> None:
     _with_spaces("".join(sorted(_rerank_text().WHITESPACE)), PY_SPACE)
@@ -130,6 +136,7 @@ def _rerank_snippet_python() -> None:
     "rerank-snippet-go-regexp-space",
     "RERANK-14",
     "the content snippet collapses Go's regexp \\s (ASCII only, no vertical tab)",
+    seams=("reference.rerank_text.snippet", "reference.rerank_text.rerank_text"),
 )
 def _rerank_snippet_go() -> None:
     _with_spaces("".join(sorted(_rerank_text().WHITESPACE)), GO_RE_SPACE)
@@ -146,6 +153,7 @@ def _rrf() -> Any:
     "rrf-fill-blank-is-empty",
     "RRF-10",
     "a text field of white space only counts as empty and is filled by a later sighting",
+    seams=("reference.rrf._filled",),
 )
 def _rrf_fill_blank() -> None:
     r = _rrf()
@@ -165,6 +173,7 @@ def _rrf_fill_blank() -> None:
     "rrf-fill-nullish",
     "RRF-10",
     "fields fill with `??` (only a missing value is filled, never an empty string)",
+    seams=("reference.rrf._filled",),
 )
 def _rrf_fill_nullish() -> None:
     r = _rrf()
@@ -182,6 +191,7 @@ def _rrf_fill_nullish() -> None:
     "rrf-fill-from-zero-weight",
     "RRF-10",
     "a list of weight 0 is read for the fill (it seeds a field the later lists leave empty)",
+    seams=("reference.rrf.fuse",),
 )
 def _rrf_fill_zero_weight() -> None:
     r = _rrf()
@@ -241,6 +251,7 @@ def _wrap_request(fix: Any) -> None:
     "mode-case-insensitive",
     "PIPE-1",
     "the request's mode is matched case-insensitively (HYBRID is hybrid)",
+    seams=("reference.request.parse_request",),
 )
 def _mode_case_insensitive() -> None:
     def fix(obj: dict[str, Any]) -> dict[str, Any]:
@@ -255,6 +266,7 @@ def _mode_case_insensitive() -> None:
     "mode-empty-is-default",
     "PIPE-1",
     "an empty mode string is the default (JavaScript's `mode || 'auto'`)",
+    seams=("reference.request.parse_request",),
 )
 def _mode_empty_default() -> None:
     def fix(obj: dict[str, Any]) -> dict[str, Any]:
@@ -273,6 +285,7 @@ def _pipeline() -> Any:
     "rerank-no-reranker-before-disabled",
     "RERANK-10",
     "the outcome tests for a configured reranker before rerank: false",
+    seams=("reference.rerank.skip_before_unanimity",),
 )
 def _rerank_no_reranker_first() -> None:
     rr = _mod("reference.rerank")
@@ -319,6 +332,7 @@ def _unanimity_before_disabled() -> None:
     "unan-evaluated-when-disabled",
     "UNAN-6",
     "the unanimity vote is taken even with rerank: false, and its firing wins over disabled",
+    seams=("reference.rerank.skip_before_unanimity", "reference.rerank.rerank_head"),
 )
 def _unan_when_disabled() -> None:
     _unanimity_before_disabled()
@@ -328,6 +342,7 @@ def _unan_when_disabled() -> None:
     "unan-votes-with-paths",
     "UNAN-2",
     "the legs vote with their hits' paths (documents), not their ids",
+    seams=("reference.pipeline.unanimity_voters",),
 )
 def _unan_paths() -> None:
     pipe = _pipeline()
@@ -344,6 +359,7 @@ def _unan_paths() -> None:
     "unan-ids-case-folded",
     "UNAN-2",
     "ids are compared case-insensitively",
+    seams=("reference.unanimity.check",),
 )
 def _unan_case_folded() -> None:
     u = _mod("reference.unanimity")
@@ -372,6 +388,7 @@ def _unanimity_ids(check_leg: Any) -> None:
     "unan-vector-ids-unchecked",
     "UNAN-7",
     "only the BM25 leg's ids are validated; the vector leg is taken as it comes",
+    seams=("conformance.adapters.ops.fusion._ids",),
 )
 def _unan_vector_unchecked() -> None:
     _unanimity_ids(lambda name, ids: ids if name == "bm25" else [])
@@ -381,6 +398,7 @@ def _unan_vector_unchecked() -> None:
     "unan-ids-checked-in-top-three",
     "UNAN-7",
     "only the three compared positions are validated; a bad id further down passes",
+    seams=("conformance.adapters.ops.fusion._ids",),
 )
 def _unan_top_three() -> None:
     _unanimity_ids(lambda name, ids: ids[:3])

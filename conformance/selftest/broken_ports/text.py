@@ -11,13 +11,19 @@ from conformance.selftest.broken_ports.patching import (
     _mod,
     mutant,
     set_attr,
+    set_entry,
     swap,
 )
 
 # -- portability (TEXT) ------------------------------------------------------------------------
 
 
-@mutant("text-zero-width-kept", "TEXT-1", "zero-width characters are not deleted")
+@mutant(
+    "text-zero-width-kept",
+    "TEXT-1",
+    "zero-width characters are not deleted",
+    seams=("reference.text.strip_zero_width",),
+)
 def _text_zero_width_kept() -> None:
     swap(_mod("reference.text"), "strip_zero_width", lambda text: text)
 
@@ -26,6 +32,7 @@ def _text_zero_width_kept() -> None:
     "text-zero-width-before-nfc",
     "TEXT-3",
     "zero-width deletion runs before NFC (kit 2.x), so e U+200B U+0301 composes to é",
+    seams=("reference.text.normalise",),
 )
 def _text_zero_width_first() -> None:
     t = _mod("reference.text")
@@ -41,18 +48,24 @@ def _text_zero_width_first() -> None:
     "text-zero-width-deletes-word-joiner",
     "TEXT-1",
     "U+2060 WORD JOINER is deleted as zero-width (kit 2.x), which the anchor's set keeps",
+    seams=("reference.text.ZERO_WIDTH",),
 )
 def _text_zero_width_2060() -> None:
     t = _mod("reference.text")
     swap(t, "ZERO_WIDTH", t.ZERO_WIDTH | {"\u2060"})
 
 
-@mutant("text-controls-kept", "TEXT-2", "control characters are kept instead of becoming spaces")
+@mutant(
+    "text-controls-kept",
+    "TEXT-2",
+    "control characters are kept instead of becoming spaces",
+    seams=("reference.text.controls_to_space",),
+)
 def _text_controls_kept() -> None:
     swap(_mod("reference.text"), "controls_to_space", lambda text: text)
 
 
-@mutant("text-nfc-missing", "TEXT-3", "text is never put in NFC")
+@mutant("text-nfc-missing", "TEXT-3", "text is never put in NFC", seams=("reference.text.nfc",))
 def _text_nfc_missing() -> None:
     swap(_mod("reference.text"), "nfc", lambda text: text)
 
@@ -61,6 +74,7 @@ def _text_nfc_missing() -> None:
     "text-whitespace-ascii",
     "TEXT-4",
     "whitespace is ASCII only (Java/Go \\s): NBSP and U+3000 do not split words",
+    seams=("reference.text.WHITESPACE",),
 )
 def _text_whitespace_ascii() -> None:
     set_attr(_mod("reference.text"), "WHITESPACE", frozenset("\t\n\x0b\x0c\r "))
@@ -70,6 +84,7 @@ def _text_whitespace_ascii() -> None:
     "text-lowercase-go",
     "TEXT-5",
     "Go strings.ToLower: per-rune mapping, İ becomes i and no final sigma",
+    seams=("reference.text.lowercase",),
 )
 def _text_lowercase_go() -> None:
     def lowercase(text: str) -> str:
@@ -82,6 +97,7 @@ def _text_lowercase_go() -> None:
     "text-punct-runtime-tables",
     "TEXT-6",
     "P∪S comes from a newer runtime (Unicode 15/16), not the shipped 14.0 table",
+    seams=("reference.text.is_punct_symbol",),
 )
 def _text_punct_runtime() -> None:
     newer = frozenset("\U0001fae9\U0001faf7\U0001f6dc\U0001fa76")
@@ -90,7 +106,12 @@ def _text_punct_runtime() -> None:
     swap(t, "is_punct_symbol", lambda ch: ch in newer or original(ch))
 
 
-@mutant("text-length-utf16", "TEXT-8", "lengths count UTF-16 code units (JavaScript .length)")
+@mutant(
+    "text-length-utf16",
+    "TEXT-8",
+    "lengths count UTF-16 code units (JavaScript .length)",
+    seams=("reference.text.length",),
+)
 def _text_length_utf16() -> None:
     swap(_mod("reference.text"), "length", lambda text: len(text.encode("utf-16-le")) // 2)
 
@@ -99,6 +120,7 @@ def _text_length_utf16() -> None:
     "text-sort-utf16",
     "TEXT-9",
     "strings compare by UTF-16 code units (JavaScript sort, Java compareTo)",
+    seams=("reference.text.codepoint_key",),
 )
 def _text_sort_utf16() -> None:
     def key(text: str) -> tuple[int, ...]:
@@ -112,6 +134,7 @@ def _text_sort_utf16() -> None:
     "text-sort-collation",
     "TEXT-9",
     "strings compare with a collator (localeCompare): case and accents folded first",
+    seams=("reference.text.codepoint_key",),
 )
 def _text_sort_collation() -> None:
     def key(text: str) -> tuple[Any, ...]:
@@ -126,6 +149,7 @@ def _text_sort_collation() -> None:
     "strongest-utf8-bytes",
     "TEXT-8",
     "the strongest term is chosen by UTF-8 byte length (Go len)",
+    seams=("reference.strongest.length",),
 )
 def _strongest_bytes() -> None:
     set_attr(_mod("reference.strongest"), "length", lambda text: len(text.encode("utf-8")))
@@ -145,6 +169,7 @@ def _fifteen_digits(value: Any) -> Any:
     "numbers-written-15-digits",
     "TEXT-12",
     "floats are written with 15 significant digits (printf %.15g), a form that does not round-trip",
+    seams=("conformance.adapters.ops._REGISTRY",),
 )
 def _numbers_15_digits() -> None:
     ops = _mod("conformance.adapters.ops")
@@ -154,13 +179,14 @@ def _numbers_15_digits() -> None:
         def shortened(inp: Any, handler: Callable[[Any], Any] = handler) -> Any:
             return _fifteen_digits(handler(inp))
 
-        table[name] = shortened
+        set_entry(ops, "_REGISTRY", name, shortened)
 
 
 @mutant(
     "text-punctuation-deleted",
     "TEXT-7",
     "punctuation and symbols are deleted instead of becoming spaces (snake_case -> snakecase)",
+    seams=("reference.text.punct_symbol_to_space",),
 )
 def _text_punct_deleted() -> None:
     t = _mod("reference.text")
@@ -186,13 +212,14 @@ def _wrap_every_handler(change: Callable[[Any], Any]) -> None:
         def changed(inp: Any, handler: Callable[[Any], Any] = handler) -> Any:
             return change(handler(inp))
 
-        table[name] = changed
+        set_entry(ops, "_REGISTRY", name, changed)
 
 
 @mutant(
     "text-non-finite-written-null",
     "TEXT-11",
     "an overflowing score is written as null (JavaScript's JSON.stringify), not invalid_input",
+    seams=("conformance.adapters.ops._REGISTRY",),
 )
 def _non_finite_null() -> None:
     _wrap_every_handler(_nulled)
@@ -202,6 +229,7 @@ def _non_finite_null() -> None:
     "text-non-finite-encoder-crash",
     "TEXT-11",
     "an overflowing score reaches the JSON encoder, which fails: internal_error, not invalid_input",
+    seams=("conformance.adapters.ops._REGISTRY",),
 )
 def _non_finite_crash() -> None:
     def crash_on_overflow(output: Any) -> Any:
@@ -217,6 +245,7 @@ def _non_finite_crash() -> None:
     "TEXT-13",
     "the similarity is computed in single precision (a Float32Array port): within 1e-7 of the "
     "binary64 value, which a tolerant comparator would pass",
+    seams=("reference.backends.vector.similarity_float",),
 )
 def _similarity_float32() -> None:
     import struct

@@ -34,6 +34,7 @@ def _edit_trace(edit: Callable[[Mapping[str, Any], Trace], None]) -> None:
     "trace-anchor-embedder-used",
     "TRACE-1",
     "the trace keeps the anchor's embedderUsed member beside the kit's fields",
+    seams=("reference.pipeline.search",),
 )
 def _trace_extra_member() -> None:
     def edit(request: Mapping[str, Any], trace: Trace) -> None:
@@ -46,6 +47,7 @@ def _trace_extra_member() -> None:
     "trace-agreements-zero-unevaluated",
     "TRACE-3",
     "unanimity.agreements is 0, not null, when the check was not evaluated",
+    seams=("reference.pipeline.search",),
 )
 def _trace_agreements_zero() -> None:
     def edit(request: Mapping[str, Any], trace: Trace) -> None:
@@ -59,6 +61,7 @@ def _trace_agreements_zero() -> None:
     "trace-requested-mode-effective",
     "TRACE-4",
     "requestedMode reports the effective mode (auto never appears)",
+    seams=("reference.pipeline.search",),
 )
 def _trace_requested_effective() -> None:
     def edit(request: Mapping[str, Any], trace: Trace) -> None:
@@ -71,6 +74,7 @@ def _trace_requested_effective() -> None:
     "trace-query-normalised-raw",
     "TRACE-6",
     "query.normalised is the request's query as sent, not its normalised form",
+    seams=("reference.pipeline.search",),
 )
 def _trace_query_raw() -> None:
     def edit(request: Mapping[str, Any], trace: Trace) -> None:
@@ -83,6 +87,7 @@ def _trace_query_raw() -> None:
     "trace-zero-weight-before-mode",
     "TRACE-7",
     "a leg's skip reason tests zero_weight before mode",
+    seams=("reference.pipeline.leg_skip",),
 )
 def _trace_skip_order() -> None:
     pipe = _mod("reference.pipeline")
@@ -99,6 +104,7 @@ def _trace_skip_order() -> None:
     "trace-vector-error-message-only",
     "TRACE-9",
     "vector.error is the bare message string, not {kind, message}",
+    seams=("reference.pipeline.search",),
 )
 def _trace_vector_error_string() -> None:
     def edit(request: Mapping[str, Any], trace: Trace) -> None:
@@ -109,7 +115,12 @@ def _trace_vector_error_string() -> None:
     _edit_trace(edit)
 
 
-@mutant("trace-fusion-k-default", "TRACE-10", "fusion.k is always 60, not the request's rrfK")
+@mutant(
+    "trace-fusion-k-default",
+    "TRACE-10",
+    "fusion.k is always 60, not the request's rrfK",
+    seams=("reference.pipeline.search",),
+)
 def _trace_fusion_k() -> None:
     def edit(request: Mapping[str, Any], trace: Trace) -> None:
         trace["fusion"]["k"] = 60
@@ -121,6 +132,7 @@ def _trace_fusion_k() -> None:
     "trace-adjusted-final-order",
     "TRACE-11",
     "intent.adjusted lists the matched items in their reweighted order, not in fused order",
+    seams=("reference.intent.reweight",),
 )
 def _trace_adjusted_order() -> None:
     intent = _mod("reference.intent")
@@ -138,6 +150,7 @@ def _trace_adjusted_order() -> None:
     "trace-unanimity-evaluated-is-fired",
     "TRACE-12",
     "unanimity.evaluated is true only when the check fired",
+    seams=("reference.pipeline.search",),
 )
 def _trace_evaluated_fired() -> None:
     def edit(request: Mapping[str, Any], trace: Trace) -> None:
@@ -150,6 +163,7 @@ def _trace_evaluated_fired() -> None:
     "trace-rerank-provider-only-when-run",
     "TRACE-13",
     "rerank.provider is null unless the reranker was called",
+    seams=("reference.pipeline.search",),
 )
 def _trace_provider_only_run() -> None:
     def edit(request: Mapping[str, Any], trace: Trace) -> None:
@@ -163,6 +177,7 @@ def _trace_provider_only_run() -> None:
     "trace-result-ids-before-topk",
     "TRACE-14",
     "resultIds lists every ranked id, before the topK cut",
+    seams=("reference.pipeline.search",),
 )
 def _trace_ids_before_cut() -> None:
     pipe = _mod("reference.pipeline")
@@ -182,6 +197,7 @@ def _trace_ids_before_cut() -> None:
     "trace-variants-always",
     "TRACE-1",
     "the trace has a variants member with one variant too",
+    seams=("reference.pipeline.search",),
 )
 def _trace_variants_always() -> None:
     def edit(request: Mapping[str, Any], trace: Trace) -> None:
@@ -201,6 +217,7 @@ def _trace_variants_always() -> None:
     "trace-first-pass-always",
     "TRACE-17",
     "bm25.firstPass is present (one row, the compiled query) without bm25Fanout too",
+    seams=("reference.pipeline.search",),
 )
 def _trace_first_pass_always() -> None:
     def edit(request: Mapping[str, Any], trace: Trace) -> None:

@@ -20,7 +20,12 @@ from conformance.selftest.broken_ports.patching import (
 # -- trigram (TRI) -----------------------------------------------------------------------------
 
 
-@mutant("tri-threshold-strict", "TRI-5", "Jaccard threshold uses `>`: exactly 0.3 is rejected")
+@mutant(
+    "tri-threshold-strict",
+    "TRI-5",
+    "Jaccard threshold uses `>`: exactly 0.3 is rejected",
+    seams=("reference.trigram.is_similar",),
+)
 def _tri_strict() -> None:
     swap(_mod("reference.trigram"), "is_similar", lambda i, u: u > 0 and 10 * i > 3 * u)
 
@@ -28,12 +33,22 @@ def _tri_strict() -> None:
 _F32_POINT_3: float = struct.unpack("f", struct.pack("f", 0.3))[0]
 
 
-@mutant("tri-threshold-f32", "TRI-5", "the ratio is compared with a 32-bit 0.3f")
+@mutant(
+    "tri-threshold-f32",
+    "TRI-5",
+    "the ratio is compared with a 32-bit 0.3f",
+    seams=("reference.trigram.is_similar",),
+)
 def _tri_f32() -> None:
     swap(_mod("reference.trigram"), "is_similar", lambda i, u: u > 0 and i / u >= _F32_POINT_3)
 
 
-@mutant("tri-utf8-byte-trigrams", "TRI-2", "trigrams are slices of UTF-8 bytes (Go, Rust)")
+@mutant(
+    "tri-utf8-byte-trigrams",
+    "TRI-2",
+    "trigrams are slices of UTF-8 bytes (Go, Rust)",
+    seams=("reference.trigram.trigrams",),
+)
 def _tri_bytes() -> None:
     def trigrams(word: str) -> frozenset[str]:
         padded = f"${word}$".encode()
@@ -42,7 +57,12 @@ def _tri_bytes() -> None:
     swap(_mod("reference.trigram"), "trigrams", trigrams)
 
 
-@mutant("tri-no-padding", "TRI-2", "words are not padded with `$`, so short words have no trigram")
+@mutant(
+    "tri-no-padding",
+    "TRI-2",
+    "words are not padded with `$`, so short words have no trigram",
+    seams=("reference.trigram.trigrams",),
+)
 def _tri_no_padding() -> None:
     swap(
         _mod("reference.trigram"),
@@ -55,6 +75,7 @@ def _tri_no_padding() -> None:
     "tri-best-pair-last-wins",
     "TRI-4",
     "among equal ratios the last pair found is reported",
+    seams=("reference.trigram._greater",),
 )
 def _tri_last_pair() -> None:
     def greater(a: tuple[int, int], b: tuple[int, int]) -> bool:
@@ -63,7 +84,12 @@ def _tri_last_pair() -> None:
     swap(_mod("reference.trigram"), "_greater", greater)
 
 
-@mutant("tri-ties-by-position", "TRI-6", "hits of equal similarity keep chunk order")
+@mutant(
+    "tri-ties-by-position",
+    "TRI-6",
+    "hits of equal similarity keep chunk order",
+    seams=("reference.trigram._order_key",),
+)
 def _tri_ties() -> None:
     swap(
         _mod("reference.trigram"),
@@ -72,7 +98,12 @@ def _tri_ties() -> None:
     )
 
 
-@mutant("tri-path-slugs", "TRI-1", "chunks are matched by their file-name slug, not their content")
+@mutant(
+    "tri-path-slugs",
+    "TRI-1",
+    "chunks are matched by their file-name slug, not their content",
+    seams=("reference.trigram.TrigramIndex.__init__",),
+)
 def _tri_slugs() -> None:
     tri = _mod("reference.trigram")
     original = tri.TrigramIndex.__init__
@@ -92,6 +123,7 @@ def _tri_slugs() -> None:
     "tri-duplicate-chunk-ids-accepted",
     "TRI-1",
     "a chunk list with a repeated id is accepted (the later chunk ignored)",
+    seams=("reference.trigram.TrigramIndex.__init__",),
 )
 def _tri_duplicate_ids() -> None:
     tri = _mod("reference.trigram")
@@ -108,6 +140,7 @@ def _tri_duplicate_ids() -> None:
     "tri-default-candidate-k-10",
     "TRI-7",
     "trigram_search defaults candidateK to 10 (topK) instead of 60",
+    seams=("conformance.adapters.ops.ladder.DEFAULT_CANDIDATE_K",),
 )
 def _tri_default_k() -> None:
     set_attr(_mod("conformance.adapters.ops.ladder"), "DEFAULT_CANDIDATE_K", 10)
@@ -117,6 +150,7 @@ def _tri_default_k() -> None:
     "tri-candidate-k-zero-rejected",
     "TRI-7",
     "trigram_search rejects candidateK <= 0 (the 2.x reading) instead of using 60",
+    seams=("conformance.adapters.ops.ladder._candidate_k",),
 )
 def _tri_k_zero_rejected() -> None:
     ladder = _mod("conformance.adapters.ops.ladder")
@@ -133,6 +167,10 @@ def _tri_k_zero_rejected() -> None:
     "tri-slugs-and-default-candidate-k-10",
     "TRI-7",
     "two mistakes at once: chunks matched by their file-name slug, and candidateK defaulting to 10",
+    seams=(
+        "reference.trigram.TrigramIndex.__init__",
+        "conformance.adapters.ops.ladder.DEFAULT_CANDIDATE_K",
+    ),
 )
 def _tri_slugs_and_k10() -> None:
     MUTANTS["tri-path-slugs"].apply()
@@ -143,6 +181,7 @@ def _tri_slugs_and_k10() -> None:
     "tri-pair-reduced",
     "TRI-3",
     "the Jaccard pair is reduced to lowest terms (3/9 is kept as 1/3)",
+    seams=("reference.trigram.jaccard",),
 )
 def _tri_pair_reduced() -> None:
     import math

@@ -1,8 +1,7 @@
-"""Broken ports of fusion and unanimity (spec/rrf.md, spec/unanimity.md), registered on import."""
+"""Broken ports of Reciprocal Rank Fusion (spec/rrf.md), registered on import."""
 
 from __future__ import annotations
 
-import builtins
 from collections.abc import Sequence
 from dataclasses import replace
 from fractions import Fraction
@@ -15,10 +14,13 @@ from conformance.selftest.broken_ports.patching import (
     swap,
 )
 
-# -- RRF ---------------------------------------------------------------------------------------
 
-
-@mutant("rrf-rank-one-based", "RRF-2", "ranks count from 1: the top item scores 1/(k+2)")
+@mutant(
+    "rrf-rank-one-based",
+    "RRF-2",
+    "ranks count from 1: the top item scores 1/(k+2)",
+    seams=("reference.rrf.contribution",),
+)
 def _rrf_one_based() -> None:
     swap(_mod("reference.rrf"), "contribution", lambda w, k, rank: w / float(k + rank + 2))
 
@@ -27,6 +29,7 @@ def _rrf_one_based() -> None:
     "rrf-ties-insertion-order",
     "RRF-8",
     "equal scores keep insertion order (stable sort) instead of path, then id",
+    seams=("reference.rrf.order",),
 )
 def _rrf_insertion_ties() -> None:
     r = _mod("reference.rrf")
@@ -63,6 +66,7 @@ def _exact_sums(lists: Sequence[Any], k: int) -> dict[str, Fraction]:
     "rrf-order-by-exact-sum",
     "RRF-6",
     "the list is ordered by the exact rational sum, not the emitted float (the 2.x reading, D1)",
+    seams=("reference.rrf.fuse",),
 )
 def _rrf_order_exact() -> None:
     r = _mod("reference.rrf")
@@ -81,6 +85,7 @@ def _rrf_order_exact() -> None:
     "rrf-naive-float",
     "RRF-7",
     "the naive port: float sums in list order, equal floats in insertion order",
+    seams=("reference.rrf.canonical_sum", "reference.rrf.order"),
 )
 def _rrf_naive() -> None:
     _rrf_sum_list_order()
@@ -91,6 +96,7 @@ def _rrf_naive() -> None:
     "rrf-zero-weight-adds-candidates",
     "RRF-3",
     "a weight-0 list still adds its candidates (with nothing to their score)",
+    seams=("reference.rrf.fuse",),
 )
 def _rrf_zero_weight() -> None:
     r = _mod("reference.rrf")
@@ -115,6 +121,7 @@ def _rrf_zero_weight() -> None:
     "rrf-duplicates-compacted",
     "RRF-4",
     "repeated ids are removed from a list first, so later items move up a rank",
+    seams=("reference.rrf.fuse",),
 )
 def _rrf_compacted() -> None:
     r = _mod("reference.rrf")
@@ -139,6 +146,7 @@ _PLACEHOLDER = "\u0000repeat-"
     "RRF-4",
     "a repeated id counts only at its first occurrence in a list, later ones ignored but "
     "keeping their positions (the 2.x reading)",
+    seams=("reference.rrf.fuse",),
 )
 def _rrf_counted_once() -> None:
     r = _mod("reference.rrf")
@@ -170,6 +178,7 @@ def _rrf_counted_once() -> None:
     "RRF-10",
     "each text field and metadata key comes from the best-ranked occurrence, equal ranks by "
     "the smallest value (the 2.x reading, D4), not the first sighting",
+    seams=("reference.rrf._filled",),
 )
 def _rrf_best_rank_merge() -> None:
     r = _mod("reference.rrf")
@@ -197,7 +206,10 @@ def _rrf_best_rank_merge() -> None:
 
 
 @mutant(
-    "rrf-k-zero-rejected", "RRF-1", "k <= 0 is invalid_input (the 2.x reading), not the default"
+    "rrf-k-zero-rejected",
+    "RRF-1",
+    "k <= 0 is invalid_input (the 2.x reading), not the default",
+    seams=("reference.rrf.check_k",),
 )
 def _rrf_k_rejected() -> None:
     r = _mod("reference.rrf")
@@ -211,63 +223,11 @@ def _rrf_k_rejected() -> None:
     swap(r, "check_k", check_k)
 
 
-# -- unanimity (UNAN) --------------------------------------------------------------------------
-
-
-@mutant(
-    "unan-set-overlap",
-    "UNAN-2",
-    "agreement is the set overlap of the two top threes, reported for short legs too (2.x, D9)",
-)
-def _unan_set_overlap() -> None:
-    u = _mod("reference.unanimity")
-
-    def check(bm25: Sequence[str], vector: Sequence[str]) -> Any:
-        agreements = len(set(bm25[:3]) & set(vector[:3]))
-        fired = len(bm25) >= 3 and len(vector) >= 3 and agreements >= 2
-        return u.UnanimityResult(agreements, fired)
-
-    swap(u, "check", check)
-
-
-@mutant(
-    "unan-short-leg-compared",
-    "UNAN-4",
-    "a leg shorter than three is compared at the positions it has, and two agreements fire",
-)
-def _unan_short() -> None:
-    u = _mod("reference.unanimity")
-
-    def check(bm25: Sequence[str], vector: Sequence[str]) -> Any:
-        agreements = builtins.sum(1 for a, b in zip(bm25[:3], vector[:3], strict=False) if a == b)
-        return u.UnanimityResult(agreements, agreements >= 2)
-
-    swap(u, "check", check)
-
-
-@mutant(
-    "unan-membership",
-    "UNAN-2",
-    "each of BM25's top three counts when it is anywhere in the vector leg's top three",
-)
-def _unan_membership() -> None:
-    u = _mod("reference.unanimity")
-
-    def check(bm25: Sequence[str], vector: Sequence[str]) -> Any:
-        agreements = builtins.sum(1 for a in bm25[:3] if a in vector[:3])
-        fired = len(bm25) >= 3 and len(vector) >= 3 and agreements >= 2
-        return u.UnanimityResult(agreements, fired)
-
-    swap(u, "check", check)
-
-
-# -- bits: mistakes only a bit-exact comparison sees (TEXT-13) ---------------------------------
-
-
 @mutant(
     "rrf-sum-smallest-first",
     "RRF-7",
     "an item's contributions are summed smallest first (ascending), not largest first",
+    seams=("reference.rrf.canonical_sum",),
 )
 def _rrf_sum_ascending() -> None:
     def canonical_sum(contributions: Sequence[float]) -> float:
@@ -283,6 +243,7 @@ def _rrf_sum_ascending() -> None:
     "rrf-sum-in-list-order",
     "RRF-7",
     "an item's contributions are summed in list order (ties still broken by path, id)",
+    seams=("reference.rrf.canonical_sum",),
 )
 def _rrf_sum_in_list_order() -> None:
     _rrf_sum_list_order()
@@ -292,18 +253,17 @@ def _rrf_sum_in_list_order() -> None:
     "rrf-contribution-reciprocal",
     "RRF-7",
     "a contribution is w × (1 / (k + r + 1)), two roundings instead of one division",
+    seams=("reference.rrf.contribution",),
 )
 def _rrf_reciprocal() -> None:
     swap(_mod("reference.rrf"), "contribution", lambda w, k, rank: w * (1.0 / float(k + rank + 1)))
-
-
-# -- second batch: subtler mistakes, found by asking "which rule has only one case?" ----------
 
 
 @mutant(
     "rrf-path-equal-rank-first-list",
     "RRF-13",
     "between paths of equal rank, the first list's wins, not the smallest by code point",
+    seams=("reference.rrf.better_path",),
 )
 def _rrf_path_equal_rank_first() -> None:
     def better_path(rank: int, path: str, best: tuple[int, str] | None) -> bool:
@@ -317,6 +277,7 @@ def _rrf_path_equal_rank_first() -> None:
     "RRF-13",
     "the path is the first sighting's, never updated (the anchor's bucket), so disputed "
     "paths make ties follow list order",
+    seams=("reference.rrf.better_path",),
 )
 def _rrf_path_first_seen() -> None:
     def better_path(rank: int, path: str, best: tuple[int, str] | None) -> bool:
@@ -329,6 +290,7 @@ def _rrf_path_first_seen() -> None:
     "rrf-metadata-empty-keys-dropped",
     "RRF-14",
     "a metadata key whose every value is empty is dropped instead of kept with \"\"",
+    seams=("reference.rrf.fuse",),
 )
 def _rrf_empty_keys() -> None:
     r = _mod("reference.rrf")
@@ -344,7 +306,12 @@ def _rrf_empty_keys() -> None:
     swap(r, "fuse", fuse)
 
 
-@mutant("rrf-whole-float-k-rejected", "RRF-15", "k = 60.0 is rejected because it is a float")
+@mutant(
+    "rrf-whole-float-k-rejected",
+    "RRF-15",
+    "k = 60.0 is rejected because it is a float",
+    seams=("reference.rrf.check_k",),
+)
 def _rrf_float_k() -> None:
     r = _mod("reference.rrf")
     original = r.check_k
@@ -357,7 +324,12 @@ def _rrf_float_k() -> None:
     swap(r, "check_k", check_k)
 
 
-@mutant("rrf-negative-weight-accepted", "RRF-3", "a negative list weight is accepted")
+@mutant(
+    "rrf-negative-weight-accepted",
+    "RRF-3",
+    "a negative list weight is accepted",
+    seams=("reference.rrf.check_weight",),
+)
 def _rrf_negative_weight() -> None:
     r = _mod("reference.rrf")
     original = r.check_weight
@@ -371,34 +343,10 @@ def _rrf_negative_weight() -> None:
 
 
 @mutant(
-    "unan-zero-weight-leg-votes",
-    "UNAN-6",
-    "unanimity is evaluated whenever the mode is hybrid, a skipped zero-weight leg voting empty",
-)
-def _unan_zero_weight_votes() -> None:
-    pipe = _mod("reference.pipeline")
-
-    hybrid = [False]
-    original_resolve = pipe.resolve_mode
-
-    def resolve_mode(requested: str, has_embedder: bool) -> Any:
-        mode = original_resolve(requested, has_embedder)
-        hybrid[0] = mode.effective == "hybrid"
-        return mode
-
-    def voters(bm25: Any, vleg: Any) -> tuple[list[str], list[str]] | None:
-        if not hybrid[0]:
-            return None
-        return ([c.id for c in bm25.hits] if bm25 else []), [c.id for c in vleg.hits]
-
-    set_attr(pipe, "resolve_mode", resolve_mode)
-    swap(pipe, "unanimity_voters", voters)
-
-
-@mutant(
     "rrf-weight-zero-items-unread",
     "RRF-5",
     "the items of a list of weight 0 are never read, so an empty id there passes",
+    seams=("conformance.adapters.ops.fusion._list",),
 )
 def _rrf_empty_id_weighted_only() -> None:
     ops = _mod("conformance.adapters.ops.fusion")
@@ -418,6 +366,7 @@ def _rrf_empty_id_weighted_only() -> None:
     "rrf-result-omits-empty-fields",
     "RRF-9",
     "a fused result leaves out empty texts and empty metadata (Go's `omitempty`)",
+    seams=("conformance.adapters.ops.fusion.fused_json",),
 )
 def _rrf_omit_empty() -> None:
     ops = _mod("conformance.adapters.ops.fusion")
@@ -433,95 +382,8 @@ def _rrf_omit_empty() -> None:
     "rrf-same-path-ties-first-seen",
     "RRF-12",
     "equal scores and equal paths keep first-seen order (a stable sort by score, then path)",
+    seams=("reference.rrf.order",),
 )
 def _rrf_same_path_first_seen() -> None:
     r = _mod("reference.rrf")
     swap(r, "order", lambda fused: sorted(fused, key=lambda f: (-f.score, f.candidate.path)))
-
-
-# -- unanimity (more) ------------------------------------------------------------------------
-
-
-@mutant(
-    "unan-needs-all-three",
-    "UNAN-3",
-    "the shortcut fires only when all three top positions agree (unanimity read literally)",
-)
-def _unan_all_three() -> None:
-    u = _mod("reference.unanimity")
-    original = u.check
-
-    def check(bm25_ids: Sequence[str], vector_ids: Sequence[str]) -> Any:
-        result = original(bm25_ids, vector_ids)
-        return replace(result, fired=result.agreements > 2)
-
-    swap(u, "check", check)
-
-
-@mutant(
-    "unan-ids-deduplicated",
-    "UNAN-5",
-    "each leg's ids are deduplicated (first occurrence kept) before positions are compared",
-)
-def _unan_dedup() -> None:
-    u = _mod("reference.unanimity")
-    original = u.check
-
-    def check(bm25_ids: Sequence[str], vector_ids: Sequence[str]) -> Any:
-        return original(list(dict.fromkeys(bm25_ids)), list(dict.fromkeys(vector_ids)))
-
-    swap(u, "check", check)
-
-
-@mutant(
-    "unan-missing-leg-empty",
-    "UNAN-7",
-    "a missing leg in the `unanimity` input is read as an empty list, not invalid_input",
-)
-def _unan_missing_leg() -> None:
-    ops = _mod("conformance.adapters.ops.fusion")
-    original = ops._ids
-
-    def ids(inp: Any, name: str) -> Any:
-        return original(inp, name) if name in inp else []
-
-    set_attr(ops, "_ids", ids)
-
-
-@mutant(
-    "unan-votes-with-initial-answer",
-    "UNAN-1",
-    "the BM25 leg votes with its first backend answer (the initial search), not with the hits "
-    "of the rung that won the ladder",
-)
-def _unan_raw_answers() -> None:
-    pipe = _mod("reference.pipeline")
-    raw: dict[str, list[str]] = {}
-    original_leg_search = pipe._Profiles.leg_search
-    original_voters = pipe.unanimity_voters
-    original_search = pipe.search
-
-    def leg_search(self: Any, leg: str, candidate_k: int, ask: Any) -> Any:
-        def recording(n: int) -> Any:
-            hits = ask(n)
-            raw.setdefault(leg, [c.id for c in hits])
-            return hits
-
-        return original_leg_search(self, leg, candidate_k, recording)
-
-    def voters(bm25: Any, vleg: Any) -> Any:
-        found = original_voters(bm25, vleg)
-        if found is None:
-            return None
-        return tuple(
-            raw.get(leg, ids)
-            for leg, ids in zip(("bm25", "vector"), found, strict=True)
-        )
-
-    def search(request: Any, backends: Any) -> Any:
-        raw.clear()
-        return original_search(request, backends)
-
-    set_attr(pipe._Profiles, "leg_search", leg_search)
-    swap(pipe, "unanimity_voters", voters)
-    swap(pipe, "search", search)
