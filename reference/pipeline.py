@@ -117,7 +117,7 @@ def _error(exc: BaseException) -> dict[str, str]:
 
 
 @dataclass
-class _VectorLeg:
+class LegOutcome:
     """The vector leg's (or the graph leg's, GRAPH-4) outcome."""
 
     ran: bool = False
@@ -257,9 +257,9 @@ def leg_errors_fail_call(bm25_ran: bool, errors: Sequence[dict[str, str] | None]
     return not bm25_ran and bool(errors) and all(error is not None for error in errors)
 
 
-def _run_listing_leg(search_fn: Search, candidate_k: int) -> _VectorLeg:
+def _run_listing_leg(search_fn: Search, candidate_k: int) -> LegOutcome:
     """PIPE-4, PIPE-15: one backend call for candidateK hits; an error is recorded, not raised."""
-    leg = _VectorLeg(ran=True, skip=None)
+    leg = LegOutcome(ran=True, skip=None)
     try:
         leg.hits = list(search_fn(candidate_k))[:candidate_k]
     except IndexError_ as exc:
@@ -270,7 +270,7 @@ def _run_listing_leg(search_fn: Search, candidate_k: int) -> _VectorLeg:
 
 def _run_vector_leg(
     req: Request, backends: Backends, normalised: str, profiles: _Profiles
-) -> _VectorLeg:
+) -> LegOutcome:
     """PIPE-4, PIPE-15: embed the normalised query, ask for candidateK hits, record errors."""
     embedder, vectors = backends.embedder, backends.vectors
     assert embedder is not None and vectors is not None
@@ -281,7 +281,7 @@ def _run_vector_leg(
 
 
 def unanimity_voters(
-    bm25: Bm25LegResult | None, vleg: _VectorLeg
+    bm25: Bm25LegResult | None, vleg: LegOutcome
 ) -> tuple[list[str], list[str]] | None:
     """UNAN-6, PIPE-8: both legs' hit ids when both legs ran; None (no vote) otherwise."""
     if bm25 is None or not vleg.ran or not vleg.fused:
@@ -333,8 +333,8 @@ class _VariantRun:
     expression: str
     bm25: Bm25LegResult | None
     bm25_skip: str | None
-    vleg: _VectorLeg
-    gleg: _VectorLeg
+    vleg: LegOutcome
+    gleg: LegOutcome
     lists: list[RankedList]
     #: PIPE-7, PIPE-15: the errors of the legs that ran (None for a leg without error).
     ran_errors: list[dict[str, str] | None]
@@ -403,11 +403,11 @@ def _run_variant(
     vleg = (
         _run_vector_leg(req, backends, profiles.vector_query(parsed.normalised), profiles)
         if vector_skip is None
-        else _VectorLeg(skip=vector_skip)
+        else LegOutcome(skip=vector_skip)
     )
     vleg.fused = not unfused
     timings["vectorMs"] = timings.get("vectorMs", 0.0) + (time.perf_counter() - t) * 1000
-    gleg = _VectorLeg(skip=graph_skip)
+    gleg = LegOutcome(skip=graph_skip)
     if graph is not None and graph_skip is None:
         store = graph
         gleg = _run_listing_leg(

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import xml.etree.ElementTree as ET
+from collections.abc import Mapping
 from pathlib import Path
 
 import pytest
@@ -13,11 +14,17 @@ import pytest
 from conformance.cli import main
 from conformance.reports.eval_trec import (
     EvalFileError,
-    format_qrels,
     format_run,
     read_qrels,
     read_run,
 )
+
+
+def format_qrels(qrels: Mapping[str, Mapping[str, int]]) -> str:
+    """Qrels in TREC format, queries and documents in code point order."""
+    return "".join(
+        f"{qid} 0 {doc} {qrels[qid][doc]}\n" for qid in sorted(qrels) for doc in sorted(qrels[qid])
+    )
 
 ROOT = Path(__file__).resolve().parent.parent
 QRELS = ROOT / "corpus/demo-qrels/qrels.txt"

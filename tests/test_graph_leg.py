@@ -10,24 +10,10 @@ import pytest
 from conformance.judging.capabilities import GRAPH_LEG, detected
 from conformance.judging.schemas import schema_validator
 from reference.pipeline import Backends, search
-from reference.types import Candidate, IndexError_, InvalidInput
-from tests.test_pipeline import FakeEmbedder, FakeIndex, FakeVectors, c
+from reference.types import InvalidInput
+from tests.fakes import FakeEmbedder, FakeGraph, FakeIndex, FakeVectors, c
 
 DATA = Path(__file__).resolve().parent.parent / "spec" / "data"
-
-
-class FakeGraph:
-    """A graph backend that records the queries and limits it was asked."""
-
-    def __init__(self, hits: list[Candidate], error: str | None = None) -> None:
-        self.hits, self.error = hits, error
-        self.calls: list[tuple[str, int]] = []
-
-    def search_graph(self, query: str, limit: int) -> list[Candidate]:
-        self.calls.append((query, limit))
-        if self.error is not None:
-            raise IndexError_(self.error)
-        return self.hits[:limit]
 
 
 def hybrid(graph: FakeGraph, **request: Any) -> tuple[list[dict[str, Any]], dict[str, Any]]:

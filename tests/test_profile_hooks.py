@@ -14,8 +14,7 @@ from reference.profile_hooks import PipelineHooks, ProfileCall
 from reference.profiles import ReferenceProfile
 from reference.rrf import Fused
 from reference.types import Candidate, InvalidInput
-from tests.test_graph_leg import FakeGraph
-from tests.test_pipeline import FakeEmbedder, FakeIndex, FakeVectors, c
+from tests.fakes import FakeEmbedder, FakeGraph, FakeIndex, FakeVectors, c
 
 LOG: list[str] = []
 

@@ -12,6 +12,7 @@ from typing import Any
 
 import pytest
 from fake_adapters.support import HERE
+from profile_chapters import chapter_versions
 
 from conformance.judging import profiles
 from conformance.judging.cases import load_all
@@ -22,7 +23,7 @@ from reference.data import kit_root
 
 SPEC = kit_root() / "spec"
 STANDALONE = sorted(
-    name for name in profiles.chapter_versions(SPEC)
+    name for name in chapter_versions(SPEC)
     if profiles.kind(SPEC, name) == profiles.STANDALONE
 )
 #: Trace and output members that only jeffs-brain's own stages write (spec/trace.md): the retry

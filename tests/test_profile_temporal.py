@@ -23,12 +23,18 @@ from reference.profiles.temporal import civil, op_expand
 from reference.profiles.temporal.anchor_date import parse_question_date
 from reference.profiles.temporal.expand import expand
 from reference.profiles.temporal.pipeline import parse_request
-from reference.profiles.temporal.recognisers import DATA_FILE, NAMES, portable_from_anchor
+from reference.profiles.temporal.recognisers import DATA_FILE, NAMES
 from reference.types import InvalidInput
 
 ROOT = Path(__file__).resolve().parent.parent
 EPOCH = datetime.date(1970, 1, 1).toordinal()
 SCHEMAS = kit_root() / "schemas" / "profiles" / "temporal"
+
+
+def portable_from_anchor(literal: str) -> str:
+    """TEMPORAL-4: the anchor's literal /body/gi -> body with `\\d` as `[0-9]`, `(` as `(?:`."""
+    body = literal[1 : literal.rindex("/")]
+    return body.replace("\\d", "[0-9]").replace("(", "(?:")
 
 
 def _day(d: datetime.date) -> int:
@@ -310,6 +316,7 @@ def test_request_options_are_checked() -> None:
 
 NODE_EXPAND = """
 import { expandTemporal } from './src/temporal.mjs';
+
 let text = '';
 process.stdin.on('data', (c) => { text += c; });
 process.stdin.on('end', () => {

@@ -15,6 +15,7 @@ from pathlib import Path
 
 import pytest
 from fake_adapters.support import FAST, fake
+from profile_chapters import chapter_versions, consistency_problems
 
 from conformance import cli
 from conformance.commands.bundle import build as build_bundle
@@ -129,7 +130,7 @@ def test_the_shipped_profiles_kinds() -> None:
     """PROFILE-8 temporal (the anchor's own) extends the core; every seed system's profile
     stands alone."""
     spec = Path(__file__).resolve().parents[1] / "spec"
-    kinds = {name: profiles.kind(spec, name) for name in profiles.chapter_versions(spec)}
+    kinds = {name: profiles.kind(spec, name) for name in chapter_versions(spec)}
     assert kinds == {"temporal": "extension", "engram": "standalone", "gbrain": "standalone",
                      "bm25-okapi": "standalone", "scoped-fusion": "standalone"}
 
@@ -261,19 +262,19 @@ def test_reference_declares_and_serves_every_profile_package(
     request = {"type": "run", "seq": 1, "case": "profiles/echo/reverse/ascii",
                "op": "echo.reverse", "input": {"text": "abc"}}
     assert answer(handlers, request)["output"] == {"reversed": "cba"}
-    assert profiles.consistency_problems(
-        profiles.chapter_versions(KIT / "spec"), {"echo": hello["profiles"]["echo"]}
+    assert consistency_problems(
+        chapter_versions(KIT / "spec"), {"echo": hello["profiles"]["echo"]}
     ) == []
     monkeypatch.delitem(sys.modules, "reference.profiles.echo", raising=False)
 
 
 def test_chapters_and_reference_profiles_must_agree() -> None:
     """PROFILE-2 A chapter needs a reference package of the same version, and the reverse."""
-    assert profiles.consistency_problems({"a": "1.0.0"}, {"a": "1.1.0", "b": "1.0.0"}) == [
+    assert consistency_problems({"a": "1.0.0"}, {"a": "1.1.0", "b": "1.0.0"}) == [
         "reference profile 'b' has no chapter spec/profiles/b.md",
         "reference profile 'a' is version 1.1.0, its chapter 1.0.0",
     ]
-    assert profiles.consistency_problems({"c": "1.0.0"}, {}) == [
+    assert consistency_problems({"c": "1.0.0"}, {}) == [
         "profile 'c' has a chapter but no reference/profiles/ package"
     ]
 
@@ -283,5 +284,5 @@ def test_shipped_profiles_have_matching_reference_packages() -> None:
     from conformance.adapters.adapter_reference import reference_profiles
     from reference.data import kit_root
 
-    shipped = profiles.chapter_versions(kit_root() / "spec")
-    assert profiles.consistency_problems(shipped, reference_profiles()) == []
+    shipped = chapter_versions(kit_root() / "spec")
+    assert consistency_problems(shipped, reference_profiles()) == []

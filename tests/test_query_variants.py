@@ -16,7 +16,7 @@ from reference.pipeline import Backends, search
 from reference.profile_hooks import PipelineHooks, ProfileCall
 from reference.profiles import ReferenceProfile
 from reference.types import IndexError_, InvalidInput
-from tests.test_pipeline import FakeEmbedder, FakeIndex, FakeReranker, FakeVectors, c
+from tests.fakes import FakeEmbedder, FakeIndex, FakeReranker, FakeVectors, c
 
 LOG: list[str] = []
 

@@ -510,8 +510,7 @@ def register(subparsers: Any) -> None:
 
 
 def cmd_properties(args: argparse.Namespace) -> int:
-    from conformance.judging.selection import SelectionError
-    from conformance.running.runner import adapter_argv
+    from conformance.running.runner import AdapterCommandError, adapter_argv
 
     unknown = [n for n in args.select if n not in PROPERTIES]
     if unknown or args.examples < 1:
@@ -519,7 +518,7 @@ def cmd_properties(args: argparse.Namespace) -> int:
         return errors.emit("properties", f"{what} (known: {', '.join(PROPERTIES)})")
     try:
         argv = adapter_argv(args.adapter)
-    except SelectionError as exc:
+    except AdapterCommandError as exc:
         return errors.emit("properties", str(exc))
     build_step.prepare(args, argv, "properties", sys.stderr)  # before the handshake
     try:

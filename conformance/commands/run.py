@@ -15,10 +15,7 @@ from conformance.judging.expectations import ExpectationsError
 from conformance.judging.selection import SelectionError, select
 from conformance.running import build_step
 from conformance.running.results import NOT_RUN, RunOptions
-from conformance.running.runner import adapter_argv, run_suite
-
-# -- hrc run ---------------------------------------------------------------------------------
-
+from conformance.running.runner import AdapterCommandError, adapter_argv, run_suite
 
 _positive = build_step.positive_seconds
 
@@ -162,8 +159,8 @@ def cmd_run(args: argparse.Namespace) -> int:
                            (args.update_expected_failures, "--update-expected-failures")):
             if path is not None:
                 errors.check_writable(path, what)
-    except (CaseFileError, SelectionError, ExpectationsError, authority.AuthorityError,
-            tally.FailedFromError) as exc:
+    except (CaseFileError, SelectionError, AdapterCommandError, ExpectationsError,
+            authority.AuthorityError, tally.FailedFromError) as exc:
         return errors.emit("run", str(exc))
     options = RunOptions(
         timeout=args.timeout,

@@ -161,8 +161,3 @@ def format_run(run: Mapping[str, Sequence[str]], tag: str) -> str:
     return "".join(line + "\n" for line in lines)
 
 
-def format_qrels(qrels: Mapping[str, Mapping[str, int]]) -> str:
-    """Qrels in TREC format, queries and documents in code point order."""
-    return "".join(
-        f"{qid} 0 {doc} {qrels[qid][doc]}\n" for qid in sorted(qrels) for doc in sorted(qrels[qid])
-    )

@@ -3,7 +3,7 @@
 `AdapterSession` owns the adapter across cases: it starts it, shakes hands, restarts it after
 a crash, hang or protocol violation, and gives up cleanly when the restart budget runs out.
 `run_suite` drives a session over a list of cases and applies the expected-failures list.
-The `hrc run` sub-command is registered from here.
+The `hrc run` sub-command that calls it is conformance/commands/run.py.
 """
 
 from __future__ import annotations
@@ -25,7 +25,6 @@ from conformance.judging.cases import Case
 from conformance.judging.compare import Mismatch, check
 from conformance.judging.datafiles import DataCheck
 from conformance.judging.expectations import ExpectedFailure
-from conformance.judging.selection import SelectionError
 from conformance.judging.trace_check import trace_problem
 from conformance.running.results import FAILING, NOT_RUN, CaseResult, RunOptions, RunResult
 
@@ -436,6 +435,10 @@ def run_suite(
     )
 
 
+class AdapterCommandError(ValueError):
+    """An `--adapter` command line that cannot be split into a program and its arguments."""
+
+
 def adapter_argv(adapter: str | None) -> list[str]:
     """The adapter command line; the reference adapter when none is given."""
     if adapter is None:
@@ -443,8 +446,9 @@ def adapter_argv(adapter: str | None) -> list[str]:
     try:
         argv = shlex.split(adapter)
     except ValueError as exc:  # unbalanced quotes, a trailing backslash
-        raise SelectionError(f"--adapter {adapter!r}: cannot split the command line: {exc}") \
-            from None
+        raise AdapterCommandError(
+            f"--adapter {adapter!r}: cannot split the command line: {exc}"
+        ) from None
     if not argv:
-        raise SelectionError("--adapter is empty")
+        raise AdapterCommandError("--adapter is empty")
     return argv

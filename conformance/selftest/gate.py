@@ -49,13 +49,6 @@ def base_id(case_id: str) -> str:
     return case_id.split("#", 1)[0]
 
 
-def profile_clauses() -> frozenset[str]:
-    """The clauses defined in the profile chapters (spec/profiles/*.md)."""
-    return frozenset(c.id for c in defined_clauses().values() if c.file.startswith("profiles/"))
-
-
-
-
 @dataclass(frozen=True)
 class Outcome:
     """What the suite did to one adapter (a mutant, or the control)."""

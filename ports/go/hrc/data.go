@@ -100,7 +100,7 @@ func LoadData(dir string) error {
 	if err := loadEngramTable(); err != nil {
 		return err
 	}
-	for _, load := range profileDataLoaders {
+	for _, load := range dataLoaders {
 		if err := load(); err != nil {
 			return err
 		}
@@ -108,8 +108,9 @@ func LoadData(dir string) error {
 	return nil
 }
 
-// profileDataLoaders load each registered profile's data files at start-up (PROTO-28).
-var profileDataLoaders []func() error
+// dataLoaders load the data files of each registered stage or profile (the fanout, gbrain)
+// at start-up (PROTO-28); temporal and engram are loaded by name in LoadData.
+var dataLoaders []func() error
 
 // ladderStop is LADDER-8's stop-word set under `anchor`: the anchor's STOP_WORDS, verbatim.
 var ladderStop map[string]bool

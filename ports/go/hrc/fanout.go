@@ -34,7 +34,7 @@ type fanoutVocab struct {
 
 var fv *fanoutVocab
 
-func init() { profileDataLoaders = append(profileDataLoaders, loadFanout) }
+func init() { dataLoaders = append(dataLoaders, loadFanout) }
 
 func loadFanout() error {
 	var f struct {

@@ -56,7 +56,7 @@ func opGbrainTraverse(in map[string]any) (map[string]any, error) {
 }
 
 func init() {
-	profileDataLoaders = append(profileDataLoaders, loadGbrain, loadGbrainSources, loadGbrainIntent)
+	dataLoaders = append(dataLoaders, loadGbrain, loadGbrainSources, loadGbrainIntent)
 	RegisterProfile(&Profile{
 		Name:    "gbrain",
 		Version: GbrainVersion,

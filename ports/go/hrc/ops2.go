@@ -1,6 +1,7 @@
 package hrc
 
-// Post-fusion operations: trigrams, jaccard, trigram_search, intent_*, unanimity, rerank.
+// Stage operations beside the pipeline: trigrams, jaccard, trigram_search (the ladder's fuzzy
+// rung), intent_*, unanimity, rerank.
 
 import (
 	"fmt"

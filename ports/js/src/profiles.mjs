@@ -11,6 +11,11 @@
 //   graphBackend(call) -> {search(query, limit)} | null
 //   afterFusion(call, query, items) -> items after intent reweighting, before unanimity
 //   afterRerank(call, query, [{id, rerankScore}], outcome) -> ids to keep, before the topK cut
+//   fanoutBase(call, query) -> query         the fanout's base text (FANOUT-15); with the fanout
+//                                             on, a profile that has it does not rewrite
+//   rerankEnabled(call) -> bool              every profile must allow the reranker to run it
+//   vectorQuery(call, text) -> text          the text the vector leg embeds
+//   runsAtZeroWeight(call, leg) -> bool      any profile may run a zero-weight leg
 // `call` is {name, options, backend, trace}; what hooks put in call.trace becomes
 // trace.profiles[NAME]. Enabled profiles run in code-point order of their names.
 import { invalid } from './errors.mjs';

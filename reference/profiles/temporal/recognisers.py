@@ -25,12 +25,6 @@ class Recognisers:
     ordering: tuple[tuple[tuple[str, ...], str], ...]
 
 
-def portable_from_anchor(literal: str) -> str:
-    """TEMPORAL-4: the anchor's literal /body/gi -> body with `\\d` as `[0-9]`, `(` as `(?:`."""
-    body = literal[1 : literal.rindex("/")]
-    return body.replace("\\d", "[0-9]").replace("(", "(?:")
-
-
 @cache
 def recognisers() -> Recognisers:
     """Load and check the data file; raises ValueError when it is not the shape TEMPORAL-3 says."""
