@@ -26,12 +26,23 @@ from _pytest._io import TerminalWriter
 
 from conformance.common.printable import printable
 from conformance.judging.cases import Case, CaseFileError, case_files, load_all
-from conformance.judging.profiles import spec_dir_for
+from conformance.judging.suite import Suite
 from conformance.running.results import CaseResult, RunOptions
 from conformance.running.runner import AdapterSession, check_data
 from reference.data import kit_root
 
 _SESSION = pytest.StashKey[AdapterSession]()
+_SUITE = pytest.StashKey[Suite]()
+
+
+def _suite(config: pytest.Config) -> Suite:
+    """The suite of `--hrc-golden`, built once per pytest run and read by every item."""
+    suite = config.stash.get(_SUITE, None)
+    if suite is None:
+        golden = config.getoption("--hrc-golden")
+        suite = Suite.at(Path(golden) if golden else None)
+        config.stash[_SUITE] = suite
+    return suite
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
@@ -121,8 +132,7 @@ class HrcDataItem(pytest.Item):
 
     def runtest(self) -> None:
         hello = _session(self.config).handshake()
-        golden = self.config.getoption("--hrc-golden")
-        check = check_data(hello, spec_dir_for(Path(golden) if golden else None) / "data")
+        check = check_data(hello, _suite(self.config).data)
         if check is None:
             pytest.skip("no adapter hello: the handshake failed (see the cases)")
         if check.status == "unreported":
@@ -172,7 +182,6 @@ class HrcCaseItem(pytest.Item):
     def repr_failure(self, excinfo: pytest.ExceptionInfo[BaseException], style: Any = None) -> Any:
         if isinstance(excinfo.value, HrcCaseFailure):
             from conformance.judging.authority import index_for
-            from conformance.judging.profiles import spec_dir_for
             from conformance.reports.report import failure_block
 
             parts = ["hrc", "run", "--adapter", self.config.getoption("--hrc-adapter")]
@@ -180,7 +189,7 @@ class HrcCaseItem(pytest.Item):
             if golden:
                 parts += ["--golden", golden]
             repro = shlex.join(parts)
-            index = index_for(spec_dir_for(Path(golden) if golden else None))
+            index = index_for(_suite(self.config).spec)
             result = excinfo.value.result
             path, line, _ = self.reportinfo()
             return HrcFailureRepr(
@@ -203,13 +212,12 @@ def _session(config: pytest.Config) -> AdapterSession:
         from conformance.judging.known_ops import known_operations
         from conformance.running.runner import adapter_argv
 
-        golden = config.getoption("--hrc-golden")
         try:
             argv = adapter_argv(config.getoption("--hrc-adapter"))
         except ValueError as exc:
             raise pytest.UsageError(f"hrc: error: {exc}") from exc
         options = RunOptions(timeout=config.getoption("--hrc-timeout"))
-        known = known_operations(spec_dir_for(Path(golden) if golden else None))
+        known = known_operations(_suite(config).spec)
         session = AdapterSession(argv, options, known)
         config.stash[_SESSION] = session
     return session
@@ -224,11 +232,10 @@ def pytest_collection_modifyitems(
         return
     from conformance.judging import expectations
 
-    golden = config.getoption("--hrc-golden")
     listed = config.getoption("--hrc-expected-failures")
     try:
-        root = Path(golden) if golden else None
-        cases = load_all(case_files(root), root=root)
+        where = _suite(config)
+        cases = load_all(case_files(where.golden), suite=where)
         expected = expectations.load(Path(listed), (c.id for c in cases)) if listed else {}
     except (CaseFileError, expectations.ExpectationsError) as exc:
         raise pytest.UsageError(f"hrc: {exc}") from exc

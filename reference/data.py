@@ -16,6 +16,7 @@ class SpecDataError(RuntimeError):
     """A spec data file is missing or malformed."""
 
 
+@cache
 def kit_root() -> Path:
     """Directory holding spec/, golden/ and schemas/: the repo checkout or the installed wheel."""
     here = Path(__file__).resolve().parent

@@ -15,6 +15,7 @@ from conformance.judging import fts5_meaning as fm
 from conformance.judging.cases import CANONICAL_FTS5, Case, CaseFileError, load_all, load_text
 from conformance.judging.compare import check
 from conformance.judging.selection import matches, select
+from conformance.judging.suite import kit_suite
 from conformance.running.runner import run_suite
 
 
@@ -377,7 +378,7 @@ def test_a_port_without_canonical_fts5_gets_not_applicable_in_the_report() -> No
     by_status = {r.case.id: r.status for r in run.results}
     assert {s for i, s in by_status.items() if i.endswith("#canonical")} == {"not_applicable"}
     assert {s for i, s in by_status.items() if not i.endswith("#canonical")} == {"passed"}
-    document = report.build(run, report.SuiteInfo.for_cases(suite, None))
+    document = report.build(run, report.SuiteInfo.for_cases(suite, kit_suite(), None))
     assert not list(schema_validator("report.schema.json").iter_errors(document))
     assert run.counts()["not_applicable"] == len(cases) // 2
     assert run.ok

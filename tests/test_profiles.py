@@ -22,6 +22,7 @@ from conformance.commands.bundle import build as build_bundle
 from conformance.judging import profiles
 from conformance.judging.cases import CaseFileError, case_files, load_all, suite_profiles
 from conformance.judging.selection import select
+from conformance.judging.suite import Suite
 from conformance.reports.report import SuiteInfo
 from conformance.reports.report import build as build_report
 from conformance.running.runner import run_suite
@@ -51,7 +52,7 @@ def test_profile_cases_require_their_profile_without_saying_so() -> None:
         assert case.requires == ("profile:echo",)
     core = cases["core/length/ascii"]
     assert (core.profile, core.stage, core.requires) == (None, "core", ())
-    assert suite_profiles(cases.values(), GOLDEN) == {"echo": "1.2.0"}
+    assert suite_profiles(cases.values(), Suite.at(GOLDEN)) == {"echo": "1.2.0"}
 
 
 def _copy_kit(tmp_path: Path) -> Path:
@@ -152,7 +153,7 @@ def test_select_by_profile_capability() -> None:
 def _run(adapter: list[str]) -> dict:  # type: ignore[type-arg]
     cases = _suite()
     run = run_suite(cases, adapter, FAST, data_dir=KIT / "spec" / "data")
-    return build_report(run, SuiteInfo.for_cases(cases, GOLDEN))
+    return build_report(run, SuiteInfo.for_cases(cases, Suite.at(GOLDEN), GOLDEN))
 
 
 def test_a_port_declaring_the_profile_runs_and_passes_its_cases() -> None:
@@ -212,7 +213,7 @@ def test_matrix_and_text_output_show_the_profile(
 def test_bundle_carries_profiles_case_profile_and_data_hashes() -> None:
     """PROFILE-6 PROTO-29 The bundle names each case's profile and every data file's hash."""
     cases = _suite()
-    bundle = build_bundle(cases, GOLDEN)
+    bundle = build_bundle(cases, Suite.at(GOLDEN))
     assert bundle["profiles"] == {"echo": "1.2.0"}
     assert list(bundle["dataFiles"]) == ["profiles/echo/marks.json"]
     by_id = {c["id"]: c for c in bundle["cases"]}

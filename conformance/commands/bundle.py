@@ -20,7 +20,7 @@ from typing import Any
 from conformance.common import atomic_write, errors
 from conformance.judging.cases import Case, CaseFileError, case_files, load_all, suite_profiles
 from conformance.judging.datafiles import kit_hashes
-from conformance.judging.profiles import spec_dir_for
+from conformance.judging.suite import Suite, kit_suite
 
 BUNDLE_FORMAT = 1
 
@@ -36,7 +36,7 @@ def case_hash(case: Case) -> str:
     return "sha256:" + hashlib.sha256(payload.encode("utf-8")).hexdigest()
 
 
-def build(cases: list[Case], golden: Path | None = None) -> dict[str, Any]:
+def build(cases: list[Case], suite: Suite | None = None) -> dict[str, Any]:
     from conformance.adapters.protocol import PROTOCOL_VERSION
     from conformance.common.version import kit_version
     from reference import SPEC_VERSION
@@ -51,8 +51,8 @@ def build(cases: list[Case], golden: Path | None = None) -> dict[str, Any]:
         "specVersion": SPEC_VERSION,
         "protocol": PROTOCOL_VERSION,
         "kitVersion": kit_version(),
-        "profiles": suite_profiles(cases, golden),
-        "dataFiles": kit_hashes(spec_dir_for(golden) / "data"),
+        "profiles": suite_profiles(cases, suite),
+        "dataFiles": kit_hashes((suite or kit_suite()).data),
         "caseCount": len(entries),
         "cases": entries,
     }
@@ -76,10 +76,11 @@ def cmd_bundle(args: argparse.Namespace) -> int:
     try:
         if args.output != "-":
             errors.check_writable(Path(args.output), "-o")
-        cases = load_all(case_files(args.golden), root=args.golden)
+        suite = Suite.at(args.golden)
+        cases = load_all(case_files(suite.golden), suite=suite)
     except (CaseFileError, errors.HrcError) as exc:
         return errors.emit("bundle", str(exc))
-    document = build(cases, args.golden)
+    document = build(cases, suite)
     text = json.dumps(document, ensure_ascii=False, indent=1, allow_nan=False) + "\n"
     if args.output == "-":
         sys.stdout.write(text)

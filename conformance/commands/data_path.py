@@ -14,25 +14,25 @@ import sys
 from typing import Any
 
 from conformance.common import errors
-from reference.data import SpecDataError, kit_root
+from reference.data import SpecDataError
 
 
 def describe() -> dict[str, Any]:
     """Kit and spec versions, the kit's directories and the SHA-256 of every data file."""
     from conformance.common.version import kit_version
     from conformance.judging.datafiles import kit_hashes
+    from conformance.judging.suite import kit_suite
     from reference import SPEC_VERSION
 
-    root = kit_root()
-    data = root / "spec" / "data"
+    kit = kit_suite()
     return {
         "kitVersion": kit_version(),
         "specVersion": SPEC_VERSION,
-        "data": str(data),
-        "spec": str(root / "spec"),
-        "golden": str(root / "golden"),
-        "schemas": str(root / "schemas"),
-        "files": kit_hashes(data),
+        "data": str(kit.data),
+        "spec": str(kit.spec),
+        "golden": str(kit.golden),
+        "schemas": str(kit.schemas),
+        "files": kit_hashes(kit.data),
     }
 
 

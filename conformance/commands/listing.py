@@ -17,8 +17,8 @@ from conformance.common import errors
 from conformance.common.printable import printable
 from conformance.judging.authority import AuthorityError, index_for
 from conformance.judging.cases import CaseFileError, case_files, load_all
-from conformance.judging.profiles import spec_dir_for
 from conformance.judging.selection import SelectionError, select
+from conformance.judging.suite import Suite
 
 
 def register(subparsers: Any) -> None:
@@ -40,8 +40,9 @@ def register(subparsers: Any) -> None:
 
 def cmd_list(args: argparse.Namespace) -> int:
     try:
-        suite = load_all(case_files(args.golden), root=args.golden)
-        chosen = select(suite, args.select, index_for(spec_dir_for(args.golden)))
+        where = Suite.at(args.golden)
+        suite = load_all(case_files(where.golden), suite=where)
+        chosen = select(suite, args.select, index_for(where.spec))
     except (CaseFileError, SelectionError, AuthorityError) as exc:
         return errors.emit("list", str(exc))
     out = sys.stdout

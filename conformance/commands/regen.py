@@ -36,8 +36,8 @@ from conformance.common import atomic_write, errors, yaml_loader
 from conformance.judging.authority import AuthorityError, index_for
 from conformance.judging.cases import Case, CaseFileError, case_files, load_all, load_text
 from conformance.judging.compare import absent_problem, check, compare, drop_timings, numbers_equal
-from conformance.judging.profiles import spec_dir_for
 from conformance.judging.selection import SelectionError, select
+from conformance.judging.suite import Suite
 from reference.data import kit_root
 
 Handler = Callable[[dict[str, Any]], dict[str, Any]]
@@ -521,9 +521,9 @@ def cmd_regen(args: argparse.Namespace) -> int:
     from conformance.adapters.ops import registry
 
     try:
+        suite = Suite.at(args.golden)
         cases = select(
-            load_all(case_files(args.golden), root=args.golden), args.select,
-            index_for(spec_dir_for(args.golden)),
+            load_all(case_files(suite.golden), suite=suite), args.select, index_for(suite.spec)
         )
         cases = [c for c in cases if c.derived_from is None]  # DSL-23: same file node as base
     except (CaseFileError, SelectionError, AuthorityError) as exc:

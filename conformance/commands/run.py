@@ -13,6 +13,7 @@ from conformance.common import signals
 from conformance.judging.cases import CaseFileError, case_files, load_all
 from conformance.judging.expectations import ExpectationsError
 from conformance.judging.selection import SelectionError, select
+from conformance.judging.suite import Suite
 from conformance.running import build_step
 from conformance.running.results import NOT_RUN, RunOptions
 from conformance.running.runner import AdapterCommandError, adapter_argv, run_suite
@@ -129,16 +130,15 @@ def repro_prefix(args: argparse.Namespace) -> str:
 def cmd_run(args: argparse.Namespace) -> int:
     from conformance.common import errors
     from conformance.judging import authority, expectations, known_ops
-    from conformance.judging.profiles import spec_dir_for
     from conformance.reports import junit, report, tally
     from conformance.reports import update_expected as update
     from conformance.running import require
 
-    spec_dir = spec_dir_for(args.golden)
+    where = Suite.at(args.golden)
     try:
         argv = adapter_argv(args.adapter)
-        suite = load_all(case_files(args.golden), root=args.golden)
-        chosen = select(suite, args.select, authority.index_for(spec_dir))
+        suite = load_all(case_files(where.golden), suite=where)
+        chosen = select(suite, args.select, authority.index_for(where.spec))
         if args.failed_from is not None:
             again = set(tally.failed_ids(args.failed_from))
             chosen = [case for case in chosen if case.id in again]
@@ -151,9 +151,9 @@ def cmd_run(args: argparse.Namespace) -> int:
             if args.expected_failures is not None
             else {}
         )
-        known = known_ops.known_operations(spec_dir, (c.op for c in suite))
+        known = known_ops.known_operations(where.spec, (c.op for c in suite))
         requirements = require.parse(args.require)
-        require.check_names(requirements, suite, known, spec_dir)
+        require.check_names(requirements, suite, known, where.spec)
         # Outputs are checked before the suite runs, not after (PROTO-44).
         for path, what in ((args.report_json, "--report-json"), (args.junit, "--junit"),
                            (args.update_expected_failures, "--update-expected-failures")):
@@ -176,7 +176,7 @@ def cmd_run(args: argparse.Namespace) -> int:
         options,
         expected,
         progress.update if progress is not None else None,
-        data_dir=spec_dir / "data",
+        data_dir=where.data,
         known_ops=known,
         maxfail=args.maxfail,
     )
@@ -184,7 +184,7 @@ def cmd_run(args: argparse.Namespace) -> int:
         progress.finish()
     if run.hello is not None and run.aborted is None:
         run.requirements = require.evaluate(requirements, chosen, run.hello)
-    suite_info = report.SuiteInfo.for_cases(suite, args.golden)
+    suite_info = report.SuiteInfo.for_cases(suite, where, args.golden)
     if run.aborted is not None:
         errors.emit("run", report.aborted_error(run))
     out = sys.stdout

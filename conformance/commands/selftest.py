@@ -13,6 +13,7 @@ from typing import Any
 
 from conformance.common import errors
 from conformance.judging.cases import CaseFileError, case_files, load_all
+from conformance.judging.suite import Suite
 from conformance.running.results import RunOptions
 
 
@@ -71,7 +72,8 @@ def cmd_mutants(args: argparse.Namespace) -> int:
             print(f"hrc selftest mutants: {line}", file=sys.stderr)
         return 1
     try:
-        cases = load_all(case_files(args.golden), root=args.golden)
+        suite = Suite.at(args.golden)
+        cases = load_all(case_files(suite.golden), suite=suite)
     except CaseFileError as exc:
         return errors.emit("selftest mutants", str(exc))
 

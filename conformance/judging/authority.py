@@ -17,6 +17,7 @@ from functools import lru_cache
 from pathlib import Path
 
 from conformance.judging.clauses import defined_clauses
+from conformance.judging.suite import kit_suite
 
 INDEX_FILE = "authority.json"
 SEEDS: tuple[str, ...] = tuple(f"seed:{n:03d}" for n in range(5))
@@ -71,7 +72,7 @@ def spec_tags(spec_dir: Path | None = None) -> dict[str, Tag]:
     """Every defined clause -> its tag, read from the spec text; a clause without a valid
     tag is an AuthorityError naming `file:line`."""
     defined = defined_clauses(spec_dir)
-    base = spec_dir if spec_dir is not None else _kit_spec()
+    base = spec_dir if spec_dir is not None else kit_suite().spec
     out: dict[str, Tag] = {}
     for name in sorted({c.file for c in defined.values()}):
         text = (base / name).read_text(encoding="utf-8")
@@ -119,7 +120,7 @@ def _index_at(path: Path) -> Mapping[str, str]:
 def index_for(spec_dir: Path | None = None) -> Mapping[str, str]:
     """The authority index beside a spec (the kit's by default); empty when the spec has none
     (a fixture spec), so its cases simply carry no authority."""
-    return _index_at((spec_dir if spec_dir is not None else _kit_spec()) / INDEX_FILE)
+    return _index_at((spec_dir if spec_dir is not None else kit_suite().spec) / INDEX_FILE)
 
 
 def of_clauses(clauses: Iterable[str], index: Mapping[str, str]) -> set[str]:
@@ -172,9 +173,3 @@ def summary_line(counts: Mapping[str, Mapping[str, int]]) -> str:
     parts = [f"{name} {counts[name]['passed']:,}/{counts[name]['total']:,}"
              for name in FAMILIES if counts.get(name, {}).get("total")]
     return f"authority: {', '.join(parts)}" if parts else ""
-
-
-def _kit_spec() -> Path:
-    from reference.data import kit_root
-
-    return kit_root() / "spec"

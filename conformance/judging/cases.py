@@ -18,6 +18,7 @@ from conformance.common import input_files, yaml_loader
 from conformance.common.yaml_errors import invalid_yaml_message
 from conformance.judging import capabilities, case_cache, profiles
 from conformance.judging.schemas import schema_validator
+from conformance.judging.suite import Suite, kit_suite
 from reference.data import kit_root
 
 
@@ -70,7 +71,7 @@ class Case:
 
 
 def golden_dir() -> Path:
-    return kit_root() / "golden"
+    return kit_suite().golden
 
 
 def _line_of(node: yaml.Node, path: Sequence[str | int]) -> int:
@@ -263,11 +264,11 @@ def _ambiguous_plain_scalar(node: yaml.ScalarNode) -> str | None:
     return None
 
 
-def load_file(path: Path, root: Path | None = None) -> list[Case]:
+def load_file(path: Path, root: Path | None = None, *, suite: Suite | None = None) -> list[Case]:
     """Parse and validate one case file; raises CaseFileError with `path:line: message`.
 
-    `root` is the golden directory the file belongs to (default: the kit's); a file under
-    `root/profiles/NAME/` belongs to profile NAME (PROFILE-3).
+    The file belongs to `suite` (default: the one of golden folder `root`, else the kit's); a
+    file under `golden/profiles/NAME/` belongs to profile NAME (PROFILE-3).
     """
     rel = _rel(path)
     try:  # a regular file, bounded; a bad byte is reported at its line (issue 29)
@@ -279,18 +280,15 @@ def load_file(path: Path, root: Path | None = None) -> list[Case]:
             ) from None
         prefix = "" if exc.line is not None else "cannot read: "
         raise CaseFileError(f"{rel}:{exc.line or 1}: {prefix}{exc.message}") from None
-    base = root if root is not None else golden_dir()
-    profile = profile_of_path(path, base)
+    where = suite if suite is not None else Suite.at(root)
+    profile = profile_of_path(path, where.golden)
     stage = path.parent.name if profile is None else profiles.capability(profile)
-    spec_dir = profiles.spec_dir_for(root)
-    data_dir = spec_dir / "data"
-    key = case_cache.entry_key(text, rel, stage, profile, spec_dir)
+    key = case_cache.entry_key(text, rel, stage, profile, where.spec)
     records = case_cache.cached(
         key,
         text,
         lambda: [
-            case_record(c)
-            for c in load_text(text, rel, stage, profile=profile, data_dir=data_dir)
+            case_record(c) for c in load_text(text, rel, stage, profile=profile, spec=where.spec)
         ],
         lambda stored: valid_records(stored, rel, stage, profile),
     )
@@ -365,12 +363,12 @@ def load_text(
     rel: str,
     stage: str,
     profile: str | None = None,
-    data_dir: Path | None = None,
+    spec: Path | None = None,
 ) -> list[Case]:
     """Parse and validate the text of a case file named `rel` in folder `stage`.
 
-    `profile` names the profile the file belongs to; `data_dir` is the spec/data that names
-    the optional data tables (default: the kit's).
+    `profile` names the profile the file belongs to; `spec` is the suite's spec, whose data
+    names the optional data tables (default: the kit's).
     """
     check_yaml_bounds(text, rel)
     loader = _Loader(text)
@@ -391,12 +389,12 @@ def load_text(
         line = _line_of(node, where)
         loc = "/".join(str(p) for p in where) or "(root)"
         raise CaseFileError(f"{rel}:{line}: schema violation at {loc}: {err.message}")
-    data_dir = data_dir if data_dir is not None else kit_root() / "spec" / "data"
-    _check_op(data["op"], data_dir.parent, f"{rel}:{_line_of(node, ['op'])}")
+    spec = spec if spec is not None else kit_suite().spec
+    _check_op(data["op"], spec, f"{rel}:{_line_of(node, ['op'])}")
     cases: list[Case] = []
     for i, raw in enumerate(data["cases"]):
         line = _line_of(node, ["cases", i])
-        requires = _checked_requires(data["op"], raw, profile, data_dir, f"{rel}:{line}")
+        requires = _checked_requires(data["op"], raw, profile, spec, f"{rel}:{line}")
         _check_absent(raw, f"{rel}:{line}")
         case = Case(
             id=raw["id"],
@@ -430,7 +428,7 @@ def _check_absent(raw: dict[str, Any], where: str) -> None:
 
 
 def _checked_requires(
-    op: str, raw: dict[str, Any], profile: str | None, data_dir: Path, where: str
+    op: str, raw: dict[str, Any], profile: str | None, spec: Path, where: str
 ) -> tuple[str, ...]:
     """The case's `requires`, checked against its input and its place (PROTO-27, PROFILE-3/4/8).
 
@@ -450,7 +448,7 @@ def _checked_requires(
             problems.append(f"operation {op!r} belongs to profile {op_owner!r}, not {profile!r}")
         elif op_owner is None:
             try:
-                standalone = profiles.kind(data_dir.parent, profile) == profiles.STANDALONE
+                standalone = profiles.kind(spec, profile) == profiles.STANDALONE
             except profiles.ProfileError as exc:
                 problems.append(str(exc))
             else:
@@ -472,7 +470,7 @@ def _checked_requires(
         if profiles.name_of_capability(c) not in (None, profile)
     ]
     problems += [f"{c!r} can only be required by cases under golden/profiles/" for c in strangers]
-    problems += capabilities.requirement_problems(op, raw["input"], requires, data_dir)
+    problems += capabilities.requirement_problems(op, raw["input"], requires, spec / "data")
     if problems:
         raise CaseFileError(f"{where}: case {case_id}: " + "; ".join(problems))
     return tuple(requires)
@@ -545,18 +543,21 @@ def case_files(root: Path | None = None) -> list[Path]:
     return found
 
 
-def load_all(files: Iterable[Path] | None = None, root: Path | None = None) -> list[Case]:
+def load_all(
+    files: Iterable[Path] | None = None, root: Path | None = None, *, suite: Suite | None = None
+) -> list[Case]:
     """Every case of every file, checked for id uniqueness across files.
 
-    `root` is the golden directory (default: the kit's); pass it with `files` from
-    `case_files(root)` so that profile cases are recognised (PROFILE-3).
+    The files belong to `suite` (default: the one of golden folder `root`, else the kit's);
+    pass `files` from `case_files(suite.golden)` so that profile cases are recognised
+    (PROFILE-3).
     """
     seen: dict[str, Case] = {}
     out: list[Case] = []
     checked: set[str] = set()
-    spec_dir = profiles.spec_dir_for(root)
-    for path in files if files is not None else case_files(root):
-        for case in load_file(path, root):
+    where = suite if suite is not None else Suite.at(root)
+    for path in files if files is not None else case_files(where.golden):
+        for case in load_file(path, suite=where):
             if case.id in seen:
                 first = seen[case.id]
                 raise CaseFileError(
@@ -565,7 +566,7 @@ def load_all(files: Iterable[Path] | None = None, root: Path | None = None) -> l
                 )
             if case.profile is not None and case.profile not in checked:
                 try:
-                    profiles.version(spec_dir, case.profile)
+                    profiles.version(where.spec, case.profile)
                 except profiles.ProfileError as exc:
                     raise CaseFileError(f"{case.file}:{case.line}: {exc}") from exc
                 checked.add(case.profile)
@@ -574,8 +575,8 @@ def load_all(files: Iterable[Path] | None = None, root: Path | None = None) -> l
     return out
 
 
-def suite_profiles(cases: Iterable[Case], golden: Path | None = None) -> dict[str, str]:
+def suite_profiles(cases: Iterable[Case], suite: Suite | None = None) -> dict[str, str]:
     """Profile name -> version for the profiles the cases belong to (PROFILE-2)."""
-    spec_dir = profiles.spec_dir_for(golden)
+    spec_dir = (suite or kit_suite()).spec
     names = sorted({c.profile for c in cases if c.profile is not None})
     return {name: profiles.version(spec_dir, name) for name in names}

@@ -7,7 +7,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
-from reference.data import kit_root
+from conformance.judging.suite import kit_suite
 
 DEFINITION = re.compile(r"^[ \t]*-[ \t]+\*\*([A-Z]+-[0-9]+)\*\*", re.MULTILINE)
 CITATION = re.compile(r"\b([A-Z]+-[0-9]+)\b")
@@ -25,7 +25,7 @@ class Clause:
 def defined_clauses(spec_dir: Path | None = None) -> dict[str, Clause]:
     """Every `- **PREFIX-N**` definition in spec/*.md and spec/profiles/*.md (PROFILE-1);
     a clause defined twice is an error."""
-    base = spec_dir or (kit_root() / "spec")
+    base = spec_dir or kit_suite().spec
     found: dict[str, Clause] = {}
     chapters = sorted(base.glob("*.md")) + sorted(base.glob("profiles/*.md"))
     for path in chapters:

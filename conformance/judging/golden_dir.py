@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from reference.data import kit_root
+from conformance.judging.suite import kit_suite
 
 
 def shadowed_golden(golden: Path | None, cwd: Path | None = None) -> str | None:
@@ -13,7 +13,7 @@ def shadowed_golden(golden: Path | None, cwd: Path | None = None) -> str | None:
     if golden is not None:
         return None
     here = (cwd or Path.cwd()) / "golden"
-    used = kit_root() / "golden"
+    used = kit_suite().golden
     if not here.is_dir() or here.resolve() == used.resolve():
         return None
     return (f"./golden is not the suite this run uses: the cases come from {used} (the "

@@ -14,6 +14,7 @@ from functools import cache
 from pathlib import Path
 
 from conformance.judging import profiles
+from conformance.judging.suite import kit_suite
 
 _ROW = re.compile(r"^\|\s*`([a-z][a-z0-9_]*)`\s*\|")
 
@@ -38,11 +39,9 @@ def _core(path: Path) -> frozenset[str]:
 def core_operations(spec_dir: Path) -> frozenset[str]:
     """Core operation names of the spec in `spec_dir` (its operations.md tables); the kit's
     when that spec has no operations.md (a suite that only adds profiles)."""
-    from reference.data import kit_root
-
     path = spec_dir / "operations.md"
     if not path.is_file():
-        path = kit_root() / "spec" / "operations.md"
+        path = kit_suite().spec / "operations.md"
     return _core(path.resolve())
 
 

@@ -11,8 +11,6 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from reference.data import kit_root
-
 #: The folder under golden/, spec/, spec/data/ and reference/ that holds profiles.
 PROFILES_DIR = "profiles"
 CAPABILITY_PREFIX = "profile:"
@@ -41,15 +39,6 @@ def name_of_capability(cap: str) -> str | None:
 def op_profile(op: str) -> str | None:
     """The profile an operation belongs to: `temporal` for `temporal.expand`; None for core."""
     return op.split(".", 1)[0] if "." in op else None
-
-
-def spec_dir_for(golden: Path | None) -> Path:
-    """The spec that goes with a golden directory: `../spec` beside it, else the kit's."""
-    if golden is not None:
-        beside = golden.resolve().parent / "spec"
-        if beside.is_dir():
-            return beside
-    return kit_root() / "spec"
 
 
 def chapter(spec_dir: Path, name: str) -> Path:

@@ -23,6 +23,7 @@ from conformance.judging import authority
 from conformance.judging.cases import Case, CaseFileError, load_file
 from conformance.judging.clauses import Clause, defined_clauses
 from conformance.judging.compare import drop_timings
+from conformance.judging.suite import kit_suite
 from conformance.reports import badge, markdown_inline
 from conformance.reports.matrix import Cell, Row, build, port_label
 from conformance.running.results import FAILING
@@ -49,7 +50,7 @@ def clause_texts(spec_dir: Path | None = None) -> dict[str, ClauseText]:
         defined = defined_clauses(spec_dir)
     except (OSError, ValueError):
         return out
-    base = spec_dir or _kit_spec()
+    base = spec_dir or kit_suite().spec
     try:
         index = authority.index_for(spec_dir)
     except authority.AuthorityError:
@@ -66,12 +67,6 @@ def clause_texts(spec_dir: Path | None = None) -> dict[str, ClauseText]:
             para.append(line.strip())
         out[cid] = ClauseText(clause, " ".join(para).removeprefix("- "), index.get(cid))
     return out
-
-
-def _kit_spec() -> Path:
-    from reference.data import kit_root
-
-    return kit_root() / "spec"
 
 
 def golden_cases(documents: list[dict[str, Any]]) -> dict[str, Case]:

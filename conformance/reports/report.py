@@ -20,8 +20,9 @@ from conformance.common.printable import printable
 from conformance.common.version import kit_version
 from conformance.judging import authority
 from conformance.judging import profiles as profiles_mod
-from conformance.judging.cases import Case, golden_dir, suite_profiles
+from conformance.judging.cases import Case, suite_profiles
 from conformance.judging.schemas import schema_validator
+from conformance.judging.suite import Suite
 from conformance.reports import tally
 from conformance.running import not_applicable
 from conformance.running.results import FAILING, OUTCOMES, SKIPPED, CaseResult, RunResult
@@ -57,14 +58,14 @@ class SuiteInfo:
     shadowed: str | None = None
 
     @classmethod
-    def for_cases(cls, suite: list[Case], golden: Path | None) -> SuiteInfo:
+    def for_cases(cls, cases: list[Case], suite: Suite, given: Path | None) -> SuiteInfo:
+        """What the report says of `suite`; `given` is `--golden` as typed (None: the kit's)."""
         from conformance.judging.golden_dir import shadowed_golden
         from reference import SPEC_VERSION
 
-        where = str(golden if golden is not None else golden_dir())
-        index = authority.index_for(profiles_mod.spec_dir_for(golden))
-        return cls(SPEC_VERSION, len(suite), where, suite_profiles(suite, golden), index,
-                   shadowed_golden(golden))
+        index = authority.index_for(suite.spec)
+        return cls(SPEC_VERSION, len(cases), str(suite.golden), suite_profiles(cases, suite),
+                   index, shadowed_golden(given))
 
     def header(self, selected: int) -> str:
         """`golden: DIR (N of M cases, spec X)`: which suite ran."""

@@ -342,11 +342,11 @@ def apply_expectation(result: CaseResult, expected: ExpectedFailure | None) -> C
 def check_data(hello: Hello | None, data_dir: Path | None = None) -> DataCheck | None:
     """The hello's `dataFiles` against every spec/data file of the kit (PROTO-29, PROTO-30)."""
     from conformance.judging import datafiles
-    from reference.data import kit_root
+    from conformance.judging.suite import kit_suite
 
     if hello is None:
         return None
-    kit = datafiles.kit_hashes(data_dir if data_dir is not None else kit_root() / "spec" / "data")
+    kit = datafiles.kit_hashes(data_dir if data_dir is not None else kit_suite().data)
     return datafiles.check(hello.data_files, kit)
 
 
