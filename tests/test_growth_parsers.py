@@ -13,7 +13,7 @@ import pytest
 from reference.intent import detect
 from reference.profiles.engram.dates import query_signal
 from reference.profiles.engram.table import classify as engram_classify
-from reference.profiles.gbrain.links import blank_line, extract_links
+from reference.profiles.gbrain.links import extract_links, strip_code
 from reference.profiles.gbrain.routing import classify as gbrain_classify
 from reference.profiles.temporal.expand import expand
 from tests.growth import assert_linear
@@ -33,12 +33,12 @@ def test_link_extraction_is_linear_in_links_per_line(unit: str) -> None:
     assert_linear(_repeat(lambda s: extract_links("p.md", s), unit), 1500 // len(unit) * 6, unit)
 
 
-def test_code_span_blanking_is_linear_in_unclosed_backtick_runs() -> None:
-    # Runs of distinct lengths never close (GBRAIN-4); each used to scan the rest of the
-    # line, about n**1.5 in all for a line of n characters, so the sizes differ 16-fold.
+def test_code_stripping_is_linear_in_backticks_cut_by_line_ends() -> None:
+    # Each backtick whose next backtick lies past a line end stays (GBRAIN-4); the search for
+    # that next backtick must not rescan the text, so the sizes differ 16-fold.
     def make(n: int) -> Callable[[], object]:
-        line = "[a] " + "".join("`" * k + " " for k in range(1, int((2 * n) ** 0.5)))
-        return lambda: blank_line(line)
+        text = "[a] " + "`\n" * (n // 2)
+        return lambda: strip_code(text)
 
     assert_linear(make, 4000, "unclosed backtick runs", factor=16)
 

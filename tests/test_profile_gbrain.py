@@ -11,7 +11,7 @@ from reference.data import data_path
 from reference.profiles import discover
 from reference.profiles.gbrain import VERSION
 from reference.profiles.gbrain.augment import WalkOptions, walk, walk_options
-from reference.profiles.gbrain.links import Edge, blank_line, code_lines, extract_links, target_page
+from reference.profiles.gbrain.links import Edge, extract_links, strip_code, target_page
 from reference.profiles.gbrain.ops import op_extract_links, op_traverse
 from reference.profiles.gbrain.table import link_table
 from reference.profiles.gbrain.traverse import TraverseOptions, clamp_depth, traverse
@@ -58,19 +58,20 @@ def test_output_shape_and_line_ends() -> None:
         op_extract_links({"path": "..", "markdown": ""})
 
 
-def test_fences_hide_lines() -> None:
-    """GBRAIN-3 Fence lines and everything between are code; 4-space indent is not a fence."""
-    assert code_lines(["```", "x", "``", "```", "y"]) == [True, True, True, True, False]
-    assert code_lines(["    ```", "x"]) == [False, False]
-    assert code_lines(["~~~~", "~~~", "~~~~ ", "z"]) == [True, True, True, False]
+def test_fences_run_to_the_next_three_backticks_anywhere() -> None:
+    """GBRAIN-3 ``` to the next ``` (line ends inside included) becomes spaces; ~~~ is text."""
+    assert strip_code("a```x\ny```b") == "a" + " " * 9 + "b"
+    assert strip_code("```\nx") == " " * 5
+    assert strip_code("~~~\nx\n~~~") == "~~~\nx\n~~~"
+    assert strip_code("    ```\nx\n```") == "    " + " " * 9
 
 
-def test_code_spans_and_escapes_blank_per_code_point() -> None:
-    """GBRAIN-4 Escapes and same-line code spans become one space per code point."""
-    assert blank_line("a\\[b") == "a  b"
-    assert blank_line("`\U0001d400`x") == "   x"
-    assert blank_line("`` a ` b ``!") == " " * 11 + "!"
-    assert blank_line("`open") == "`open"
+def test_code_spans_one_backtick_to_the_next_per_utf16_unit() -> None:
+    """GBRAIN-4 One backtick to the next on the same line; one space per UTF-16 code unit."""
+    assert strip_code("`\U0001d400`x") == "    x"
+    assert strip_code("``a``") == "  a  "
+    assert strip_code("`open\nx` y") == "`open\nx` y"
+    assert strip_code("a\\`b`") == "a\\   "
 
 
 def test_forms_wikilinks_first_and_images_skipped() -> None:

@@ -79,112 +79,56 @@ func loadGbrain() error {
 	return nil
 }
 
-func isASCIIPunct(r rune) bool {
-	return r < 0x80 && strings.ContainsRune("!\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~", r)
-}
-
-// fenceRun is GBRAIN-3's run of ` or ~ after 0-3 spaces.
-func fenceRun(line string) (byte, int, string, bool) {
-	indent := 0
-	for indent < len(line) && line[indent] == ' ' {
-		indent++
-	}
-	if indent > 3 || indent == len(line) || (line[indent] != '`' && line[indent] != '~') {
-		return 0, 0, "", false
-	}
-	ch := line[indent]
-	end := indent
-	for end < len(line) && line[end] == ch {
-		end++
-	}
-	return ch, end - indent, line[end:], true
-}
-
-func gbrainCodeLines(lines []string) []bool {
-	out := make([]bool, len(lines))
-	open := false
-	var fch byte
-	var flen int
-	for i, line := range lines {
-		ch, n, rest, ok := fenceRun(line)
-		if !open {
-			if ok && n >= 3 {
-				open, fch, flen = true, ch, n
-				out[i] = true
-			}
-			continue
-		}
-		out[i] = true
-		if ok && ch == fch && n >= flen && strings.Trim(rest, " \t") == "" {
-			open = false
+// gbrainUTF16Len is the length of s in UTF-16 code units (a rune above U+FFFF counts two).
+func gbrainUTF16Len(s string) int {
+	n := 0
+	for _, r := range s {
+		if r > 0xFFFF {
+			n += 2
+		} else {
+			n++
 		}
 	}
-	return out
+	return n
 }
 
-// gbrainBlank is GBRAIN-4: escapes and same-line code spans become spaces, one per code point.
-func gbrainBlank(line string) string {
-	cps := []rune(line)
-	n := len(cps)
-	runs := gbrainBacktickRuns(cps)
+// gbrainStripCode is GBRAIN-3 and GBRAIN-4, gbrain's stripCodeBlocks on the whole text: from ```
+// to the next ``` anywhere (or the end), and from one backtick to the next with no line end
+// between, the span becomes one space per UTF-16 code unit; any other backtick stays.
+func gbrainStripCode(text string) string {
+	if !strings.Contains(text, "`") {
+		return text
+	}
 	var b strings.Builder
-	for i := 0; i < n; {
-		ch := cps[i]
-		if ch == '\\' && i+1 < n && isASCIIPunct(cps[i+1]) {
-			b.WriteString("  ")
-			i += 2
+	i, n := 0, len(text)
+	for i < n {
+		tick := strings.IndexByte(text[i:], '`')
+		if tick < 0 {
+			b.WriteString(text[i:])
+			break
+		}
+		b.WriteString(text[i : i+tick])
+		i += tick
+		if strings.HasPrefix(text[i:], "```") {
+			stop := n
+			if end := strings.Index(text[i+3:], "```"); end >= 0 {
+				stop = i + 3 + end + 3
+			}
+			b.WriteString(strings.Repeat(" ", gbrainUTF16Len(text[i:stop])))
+			i = stop
 			continue
 		}
-		if ch == '`' {
-			j := i
-			for j < n && cps[j] == '`' {
-				j++
-			}
-			closeAt := runs.closing(j, j-i)
-			if closeAt < 0 {
-				b.WriteString(string(cps[i:j]))
-				i = j
-			} else {
-				b.WriteString(strings.Repeat(" ", closeAt-i))
-				i = closeAt
-			}
+		end := strings.IndexByte(text[i+1:], '`')
+		if end < 0 || strings.IndexByte(text[i+1:i+1+end], '\n') >= 0 {
+			b.WriteByte('`')
+			i++
 			continue
 		}
-		b.WriteRune(ch)
-		i++
+		stop := i + 1 + end + 1
+		b.WriteString(strings.Repeat(" ", gbrainUTF16Len(text[i:stop])))
+		i = stop
 	}
 	return b.String()
-}
-
-// gbrainRuns holds a line's maximal backtick runs by length, so each closing run is found by
-// bisection; scanning forward from each opener was quadratic on unclosed runs (issue 29).
-type gbrainRuns map[int][]int
-
-func gbrainBacktickRuns(cps []rune) gbrainRuns {
-	runs := gbrainRuns{}
-	for k := 0; k < len(cps); {
-		if cps[k] != '`' {
-			k++
-			continue
-		}
-		m := k
-		for m < len(cps) && cps[m] == '`' {
-			m++
-		}
-		runs[m-k] = append(runs[m-k], k)
-		k = m
-	}
-	return runs
-}
-
-// closing is the end of the first maximal run of exactly size starting at or after start, or -1.
-func (r gbrainRuns) closing(start, size int) int {
-	starts := r[size]
-	k := sort.SearchInts(starts, start)
-	if k == len(starts) {
-		return -1
-	}
-	return starts[k] + size
 }
 
 // gbrainResolve is GBRAIN-6 steps 3-6; ok is false when no page results.
@@ -417,15 +361,10 @@ func GbrainExtract(path, markdown string) (string, []GbrainEdge, bool) {
 	parts := strings.Split(page, "/")
 	base := parts[:len(parts)-1]
 	md := strings.ReplaceAll(strings.ReplaceAll(markdown, "\r\n", "\n"), "\r", "\n")
-	lines := strings.Split(md, "\n")
-	code := gbrainCodeLines(lines)
+	lines := strings.Split(gbrainStripCode(md), "\n")
 	seen := map[[2]string]bool{}
 	var edges []GbrainEdge
-	for i, line := range lines {
-		if code[i] {
-			continue
-		}
-		blanked := gbrainBlank(line)
+	for _, blanked := range lines {
 		spans := gbrainSpans(blanked, t)
 		label, typed := gbrainTypedLabel(blanked, t)
 		var windows [][2][]string

@@ -70,18 +70,13 @@ func TestLinkExtractionIsLinearInLinksPerLine(t *testing.T) { // GBRAIN-8
 	}
 }
 
-func TestCodeSpanBlankingIsLinearInUnclosedRuns(t *testing.T) { // GBRAIN-4
-	// Runs of distinct lengths never close; scanning the rest of the line from each was n**1.5.
+func TestCodeStrippingIsLinearInBackticksCutByLineEnds(t *testing.T) { // GBRAIN-4
+	// Each backtick whose next one lies past a line end stays; no rescan of the text per backtick.
 	make := func(n int) func() {
-		var b strings.Builder
-		b.WriteString("[a] ")
-		for k := 1; k < int(math.Sqrt(float64(2*n))); k++ {
-			b.WriteString(strings.Repeat("`", k) + " ")
-		}
-		line := b.String()
-		return func() { gbrainBlank(line) }
+		text := "[a] " + strings.Repeat("`\n", n/2)
+		return func() { gbrainStripCode(text) }
 	}
-	assertLinear(t, make, 20000, 16, "unclosed backtick runs")
+	assertLinear(t, make, 20000, 16, "backticks cut by line ends")
 }
 
 func TestQueryParsersAreLinearInQueryLength(t *testing.T) {

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import re
-from bisect import bisect_left
 from collections.abc import Iterator
 from dataclasses import dataclass
 
@@ -11,7 +10,6 @@ from reference.text import nfc
 
 from .table import LinkTable, link_table
 
-ASCII_PUNCT = frozenset("!\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~")
 _EXTERNAL = re.compile(r"[A-Za-z][A-Za-z0-9+.\-]*:")
 _ASCII_LOWER = str.maketrans("ABCDEFGHIJKLMNOPQRSTUVWXYZ", "abcdefghijklmnopqrstuvwxyz")
 _WORD = re.compile(r"[a-z0-9]+")
@@ -30,87 +28,43 @@ class Edge:
         return {"from": self.source, "to": self.target, "type": self.type}
 
 
-def _fence_run(line: str) -> tuple[str, int, str] | None:
-    """GBRAIN-3: (fence char, run length, rest of line) when 0-3 spaces precede a run."""
-    indent = len(line) - len(line.lstrip(" "))
-    if indent > 3 or indent == len(line) or line[indent] not in "`~":
-        return None
-    ch = line[indent]
-    end = indent
-    while end < len(line) and line[end] == ch:
-        end += 1
-    return ch, end - indent, line[end:]
+def _utf16_len(text: str) -> int:
+    """Length of `text` in UTF-16 code units (a code point above U+FFFF counts two)."""
+    return len(text) + sum(1 for ch in text if ord(ch) > 0xFFFF)
 
 
-def code_lines(lines: list[str]) -> list[bool]:
-    """GBRAIN-3: which lines are fenced code (opening and closing lines included)."""
-    out: list[bool] = []
-    fence: tuple[str, int] | None = None
-    for line in lines:
-        run = _fence_run(line)
-        if fence is None:
-            if run is not None and run[1] >= 3:
-                fence = (run[0], run[1])
-                out.append(True)
-            else:
-                out.append(False)
-            continue
-        out.append(True)
-        closes = run is not None and run[0] == fence[0] and run[1] >= fence[1]
-        if closes and run is not None and not run[2].strip(" \t"):
-            fence = None
-    return out
+def strip_code(text: str) -> str:
+    """GBRAIN-3, GBRAIN-4: gbrain's `stripCodeBlocks` on the whole (line-end normalised) text.
 
-
-def blank_line(line: str) -> str:
-    """GBRAIN-4: escaped punctuation and code spans (same line) become spaces, per code point."""
-    if "\\" not in line and "`" not in line:
-        return line
-    runs = _BacktickRuns(line)
-    out: list[str] = []
-    i, n = 0, len(line)
-    while i < n:
-        ch = line[i]
-        if ch == "\\" and i + 1 < n and line[i + 1] in ASCII_PUNCT:
-            out.append("  ")
-            i += 2
-            continue
-        if ch == "`":
-            j = i
-            while j < n and line[j] == "`":
-                j += 1
-            close = runs.closing(j, j - i)
-            if close is None:
-                out.append(line[i:j])
-                i = j
-            else:
-                out.append(" " * (close - i))
-                i = close
-            continue
-        out.append(ch)
-        i += 1
-    return "".join(out)
-
-
-_BACKTICKS = re.compile("`+")
-
-
-class _BacktickRuns:
-    """The line's maximal backtick runs by length, so each closing run is found by bisection.
-
-    Scanning forward from each opener was quadratic on lines of unclosed runs (issue 29).
+    From a ``` to the next ``` anywhere (to the end when none follows), and from one backtick to
+    the next when no line end lies between, the span becomes one space per UTF-16 code unit,
+    line ends inside a fence included. Any other backtick stays.
     """
-
-    def __init__(self, line: str) -> None:
-        self._by_size: dict[int, list[int]] = {}
-        for m in _BACKTICKS.finditer(line):
-            self._by_size.setdefault(m.end() - m.start(), []).append(m.start())
-
-    def closing(self, start: int, size: int) -> int | None:
-        """End of the first maximal run of exactly `size` that starts at or after `start`."""
-        starts = self._by_size.get(size, [])
-        k = bisect_left(starts, start)
-        return starts[k] + size if k < len(starts) else None
+    if "`" not in text:
+        return text
+    out: list[str] = []
+    i, n = 0, len(text)
+    while i < n:
+        tick = text.find("`", i)
+        if tick < 0:
+            out.append(text[i:])
+            break
+        out.append(text[i:tick])
+        i = tick
+        if text.startswith("```", i):
+            end = text.find("```", i + 3)
+            stop = n if end < 0 else end + 3
+            out.append(" " * _utf16_len(text[i:stop]))
+            i = stop
+            continue
+        end = text.find("`", i + 1)
+        if end < 0 or "\n" in text[i + 1 : end]:
+            out.append("`")
+            i += 1
+            continue
+        out.append(" " * _utf16_len(text[i : end + 1]))
+        i = end + 1
+    return "".join(out)
 
 
 def resolve(target: str, base: tuple[str, ...]) -> str | None:
@@ -256,14 +210,11 @@ def extract_links(path: str, markdown: str) -> tuple[str, list[Edge]]:
     if page is None:
         raise ValueError(f"path {path!r} names no page")
     base = tuple(page.split("/")[:-1])
-    lines = markdown.replace("\r\n", "\n").replace("\r", "\n").split("\n")
+    text = strip_code(markdown.replace("\r\n", "\n").replace("\r", "\n"))
     found: set[tuple[str, str]] = set()
-    for line, is_code in zip(lines, code_lines(lines), strict=True):
-        if is_code:
+    for blanked in text.split("\n"):
+        if "[" not in blanked:
             continue
-        if "[" not in line:
-            continue
-        blanked = blank_line(line)
         spans = link_spans(blanked, table)
         if not spans:
             continue

@@ -4,7 +4,6 @@ import { loadSpecData } from '../data.mjs';
 import { compareCodePoints } from '../text.mjs';
 
 const DATA_FILE = 'profiles/gbrain/links.json';
-const ASCII_PUNCT = new Set('!"#$%&\'()*+,-./:;<=>?@[\\]^_`{|}~');
 const EXTERNAL = /^[A-Za-z][A-Za-z0-9+.\-]*:/;
 
 let table = null;
@@ -31,98 +30,39 @@ export function linkTable() {
   return table;
 }
 
-// GBRAIN-3: a run of ` or ~ after 0-3 spaces: [char, length, rest] or null.
-function fenceRun(line) {
-  let indent = 0;
-  while (indent < line.length && line[indent] === ' ') indent++;
-  if (indent > 3 || indent === line.length || (line[indent] !== '`' && line[indent] !== '~')) return null;
-  const ch = line[indent];
-  let end = indent;
-  while (end < line.length && line[end] === ch) end++;
-  return [ch, end - indent, line.slice(end)];
-}
-
-export function codeLines(lines) {
-  const out = [];
-  let fence = null;
-  for (const line of lines) {
-    const run = fenceRun(line);
-    if (fence === null) {
-      if (run !== null && run[1] >= 3) {
-        fence = [run[0], run[1]];
-        out.push(true);
-      } else out.push(false);
-      continue;
-    }
-    out.push(true);
-    if (run !== null && run[0] === fence[0] && run[1] >= fence[1] && /^[ \t]*$/.test(run[2])) fence = null;
-  }
-  return out;
-}
-
-// GBRAIN-4: escapes and same-line code spans become spaces, one per code point.
-export function blankLine(line) {
-  if (!line.includes('\\') && !line.includes('`')) return line;
-  const cps = Array.from(line);
-  const n = cps.length;
-  const runs = backtickRuns(cps);
+// GBRAIN-3, GBRAIN-4: gbrain's stripCodeBlocks on the whole text. From ``` to the next ```
+// anywhere (or the end), and from one backtick to the next with no line end between, the span
+// becomes one space per UTF-16 code unit (JavaScript string indices); other backticks stay.
+export function stripCode(text) {
+  if (!text.includes('`')) return text;
   let out = '';
   let i = 0;
+  const n = text.length;
   while (i < n) {
-    const ch = cps[i];
-    if (ch === '\\' && i + 1 < n && ASCII_PUNCT.has(cps[i + 1])) {
-      out += '  ';
-      i += 2;
+    const tick = text.indexOf('`', i);
+    if (tick === -1) {
+      out += text.slice(i);
+      break;
+    }
+    out += text.slice(i, tick);
+    i = tick;
+    if (text.startsWith('```', i)) {
+      const end = text.indexOf('```', i + 3);
+      const stop = end === -1 ? n : end + 3;
+      out += ' '.repeat(stop - i);
+      i = stop;
       continue;
     }
-    if (ch === '`') {
-      let j = i;
-      while (j < n && cps[j] === '`') j++;
-      const close = runs.closing(j, j - i);
-      if (close === -1) {
-        out += cps.slice(i, j).join('');
-        i = j;
-      } else {
-        out += ' '.repeat(close - i);
-        i = close;
-      }
+    const end = text.indexOf('`', i + 1);
+    if (end === -1 || text.slice(i + 1, end).includes('\n')) {
+      out += '`';
+      i++;
       continue;
     }
-    out += ch;
-    i++;
+    out += ' '.repeat(end + 1 - i);
+    i = end + 1;
   }
   return out;
-}
-
-// The maximal backtick runs of a code point array by length, so each closing run is found by
-// bisection; scanning forward from each opener was quadratic on unclosed runs (issue 29).
-function backtickRuns(cps) {
-  const bySize = new Map();
-  for (let k = 0; k < cps.length; ) {
-    if (cps[k] !== '`') {
-      k++;
-      continue;
-    }
-    let m = k;
-    while (m < cps.length && cps[m] === '`') m++;
-    if (!bySize.has(m - k)) bySize.set(m - k, []);
-    bySize.get(m - k).push(k);
-    k = m;
-  }
-  return {
-    // End of the first maximal run of exactly `size` starting at or after `start`, or -1.
-    closing(start, size) {
-      const starts = bySize.get(size) ?? [];
-      let lo = 0;
-      let hi = starts.length;
-      while (lo < hi) {
-        const mid = (lo + hi) >> 1;
-        if (starts[mid] < start) lo = mid + 1;
-        else hi = mid;
-      }
-      return lo < starts.length ? starts[lo] + size : -1;
-    },
-  };
 }
 
 // GBRAIN-6 steps 3-6.
@@ -263,12 +203,10 @@ export function extractLinks(path, markdown) {
   const page = pageOfPath(path);
   if (page === null) return null;
   const base = page.split('/').slice(0, -1);
-  const lines = markdown.replace(/\r\n/g, '\n').replace(/\r/g, '\n').split('\n');
-  const code = codeLines(lines);
+  const lines = stripCode(markdown.replace(/\r\n/g, '\n').replace(/\r/g, '\n')).split('\n');
   const found = new Map();
-  lines.forEach((line, idx) => {
-    if (code[idx] || !line.includes('[')) return;
-    const blanked = blankLine(line);
+  lines.forEach((blanked) => {
+    if (!blanked.includes('[')) return;
     const spans = linkSpans(blanked, t);
     if (spans.length === 0) return;
     const label = typedLabel(blanked, t);
