@@ -43,27 +43,109 @@ def _gbrain_utf16() -> None:
 @mutant(
     "gbrain-code-spans-kept",
     "GBRAIN-4",
-    "code spans and escapes are not blanked",
-    seams=("reference.profiles.gbrain.links.blank_line",),
+    "single backticks open no code span, only ``` fences are removed",
+    seams=("reference.profiles.gbrain.links.strip_code",),
 )
 def _gbrain_code_spans() -> None:
-    swap(_gbrain("links"), "blank_line", lambda line: line)
+    links = _gbrain("links")
+    original = links.strip_code
+
+    def strip_code(text: str) -> str:
+        # Hide every lone backtick from the scan, then put them back.
+        masked = re.sub(r"(?<!`)`(?!`)", "\x00", text)
+        return str(original(masked)).replace("\x00", "`")
+
+    swap(links, "strip_code", strip_code)
 
 
 @mutant(
-    "gbrain-tilde-fence-ignored",
+    "gbrain-tilde-fences",
     "GBRAIN-3",
-    "only backtick fences hide code, not ~~~",
-    seams=("reference.profiles.gbrain.links.code_lines",),
+    "~~~ opens and closes a fence like ``` (CommonMark), which the code does not",
+    seams=("reference.profiles.gbrain.links.strip_code",),
 )
 def _gbrain_tilde() -> None:
     links = _gbrain("links")
-    original = links.code_lines
+    original = links.strip_code
 
-    def code_lines(lines: list[str]) -> Any:
-        return original([line.replace("~", "x") for line in lines])
+    def strip_code(text: str) -> str:
+        return str(original(text.replace("~~~", "```")))
 
-    swap(links, "code_lines", code_lines)
+    swap(links, "strip_code", strip_code)
+
+
+@mutant(
+    "gbrain-fences-by-line",
+    "GBRAIN-3",
+    "a fence opens and closes only at the start of a line (0-3 spaces), not anywhere",
+    seams=("reference.profiles.gbrain.links.strip_code",),
+)
+def _gbrain_fences_by_line() -> None:
+    links = _gbrain("links")
+    original = links.strip_code
+
+    def strip_code(text: str) -> str:
+        # ``` not at a line start (after 0-3 spaces) is hidden from the fence scan.
+        out: list[str] = []
+        for line in text.split("\n"):
+            head = len(line) - len(line.lstrip(" "))
+            if head <= 3 and line[head:].startswith("```"):
+                out.append(line[: head + 3] + line[head + 3 :].replace("```", "\x01"))
+            else:
+                out.append(line.replace("```", "\x01"))
+        return str(original("\n".join(out))).replace("\x01", "```")
+
+    swap(links, "strip_code", strip_code)
+
+
+@mutant(
+    "gbrain-fence-keeps-line-ends",
+    "GBRAIN-3",
+    "a fence's line ends stay line ends, so the lines around a fence stay apart",
+    seams=("reference.profiles.gbrain.links.strip_code",),
+)
+def _gbrain_fence_keeps_line_ends() -> None:
+    links = _gbrain("links")
+    original = links.strip_code
+
+    def strip_code(text: str) -> str:
+        stripped = str(original(text))
+        return (
+            "".join(
+                "\n" if ch == "\n" and s == " " else s
+                for ch, s in zip(text, stripped, strict=False)
+            )
+            if len(stripped) == len(text)
+            else stripped
+        )
+
+    swap(links, "strip_code", strip_code)
+
+
+@mutant(
+    "gbrain-code-per-code-point",
+    "GBRAIN-4",
+    "code becomes one space per code point, not per UTF-16 code unit",
+    seams=("reference.profiles.gbrain.links._utf16_len",),
+)
+def _gbrain_code_per_code_point() -> None:
+    swap(_gbrain("links"), "_utf16_len", len)
+
+
+@mutant(
+    "gbrain-escapes-read",
+    "GBRAIN-4",
+    "a backslash before ASCII punctuation escapes it (CommonMark), which the code does not",
+    seams=("reference.profiles.gbrain.links.strip_code",),
+)
+def _gbrain_escapes_read() -> None:
+    links = _gbrain("links")
+    original = links.strip_code
+
+    def strip_code(text: str) -> str:
+        return str(original(re.sub(r"\\[!-/:-@\[-`{-~]", "  ", text)))
+
+    swap(links, "strip_code", strip_code)
 
 
 @mutant(
@@ -134,8 +216,7 @@ def _gbrain_first_type() -> None:
     def infer_type(before: Any, after: Any, table: Any) -> Any:
         types = [t for t, _ in table.triggers]
         found = {
-            original(before, after, replace(table, triggers=(entry,)))
-            for entry in table.triggers
+            original(before, after, replace(table, triggers=(entry,))) for entry in table.triggers
         }
         hits = [t for t in types if t in found]
         return hits[0] if hits else table.default_type
@@ -254,35 +335,6 @@ def _gbrain_lone_cr() -> None:
         return page, back
 
     swap(links, "extract_links", extract_links)
-
-
-@mutant(
-    "gbrain-closing-fence-spaces-only",
-    "GBRAIN-3",
-    "a closing fence may be followed by spaces only, so a trailing tab leaves the fence open",
-    seams=("reference.profiles.gbrain.links.code_lines",),
-)
-def _gbrain_fence_spaces_only() -> None:
-    links = _gbrain("links")
-    fence_run = links._fence_run
-
-    def code_lines(lines: list[str]) -> list[bool]:
-        out: list[bool] = []
-        fence: tuple[str, int] | None = None
-        for line in lines:
-            run = fence_run(line)
-            if fence is None:
-                opens = run is not None and run[1] >= 3
-                fence = (run[0], run[1]) if run is not None and opens else None
-                out.append(opens)
-                continue
-            out.append(True)
-            closes = run is not None and run[0] == fence[0] and run[1] >= fence[1]
-            if closes and run is not None and not run[2].strip(" "):
-                fence = None
-        return out
-
-    swap(links, "code_lines", code_lines)
 
 
 @mutant(
