@@ -36,9 +36,11 @@ def test_link_table_loads_the_shipped_patterns() -> None:
     doc = json.loads(data_path("profiles/gbrain/links.json").read_text(encoding="utf-8"))
     table = link_table()
     assert table.wikilink.pattern == doc["patterns"]["wikilink"]["source"]
-    assert [t for t, _ in table.triggers] == [
-        "founded", "invested_in", "advises", "works_at", "attended"
+    assert [t for t, _ in table.types] == [
+        "founded", "invested_in", "advises", "works_at",
+        "founded", "invested_in", "advises", "works_at", "cited", "attended",
     ]
+    assert table.window == 240 and "companies" in table.directories
     for pat in doc["patterns"].values():
         for banned in ("\\S", "\\d", "\\w", "\\B", "(?=", "(?!", "(?<", "*?", "+?", "$"):
             assert banned not in pat["source"]
@@ -99,18 +101,36 @@ def test_typed_lines_type_every_link() -> None:
     ]
 
 
-def test_inference_nearest_then_table_order() -> None:
-    """GBRAIN-8 Nearest trigger wins; equal distance goes to table order; window of 8."""
-    assert edges("Bob founded Acme and now advises [B](b).") == [("b", "advises")]
-    assert edges("She advises [A](a) founded by Bob.") == [("a", "founded")]
-    assert edges("founded 1 2 3 4 5 6 7 8 [A](a)") == [("a", "mentions")]
-    assert edges("She founded it. Then [B](b) met.") == [("b", "mentions")]
+def test_inference_regex_order_in_a_240_unit_window() -> None:
+    """GBRAIN-8 The first regex in table order wins over a nearer one; 120 units each side."""
+    assert edges("Bob founded Acme and now advises [B](b).") == [("b", "founded")]
+    assert edges("She works at [A](a), invested in it.") == [("a", "invested_in")]
+    assert edges("founded" + "." * 112 + " [A](a)") == [("a", "mentions")]
+    assert edges("founded" + "." * 111 + " [A](a)") == [("a", "founded")]
+    assert edges("She attended [M](m).") == [("m", "attended")]
+
+
+def test_links_json_names_the_code_it_carries() -> None:
+    """GBRAIN-1 Every type regex says where it comes from: the code at the pinned commit, or hrc."""
+    doc = json.loads(data_path("profiles/gbrain/links.json").read_text(encoding="utf-8"))
+    commit = "01aab110d0090eb38f706b6af84351b433a17597"
+    assert commit in doc["provenance"] and "MIT" in doc["provenance"]
+    code = (e for e in doc["types"] if e["type"] != "attended")
+    for entry in code:
+        assert entry["provenance"].startswith("garrytan/gbrain src/core/link-extraction.ts:")
+        assert commit in entry["provenance"] and "(MIT)" in entry["provenance"]
+    assert doc["types"][-1]["provenance"].startswith("hrc's own (decision G6)")
+    assert commit in doc["windowProvenance"] and commit in doc["directoriesProvenance"]
 
 
 def test_edges_unique_sorted_no_self() -> None:
     """GBRAIN-9 Unique by (to, type), by code point, self links dropped."""
-    assert edges("[[b]] [[a]] [[a]] [[wiki/people/alice]]\nShe founded [[a]].") == [
-        ("a", "founded"), ("a", "mentions"), ("b", "mentions")
+    far = "\n" + "." * 200 + " She founded"
+    assert edges("[[b]] [[a]] [[a]] [[wiki/people/alice]]" + far + " [[a]].") == [
+        ("a", "mentions"), ("b", "mentions")
+    ]
+    assert edges("[A](a) [[a]]" + far + " [Ace](a).") == [
+        ("a", "founded"), ("a", "mentions")
     ]
 
 

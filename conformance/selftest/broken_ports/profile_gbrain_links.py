@@ -204,39 +204,97 @@ def _gbrain_anchor() -> None:
 
 
 @mutant(
-    "gbrain-first-type-wins",
+    "gbrain-window-80",
     "GBRAIN-8",
-    "the first type of the table found anywhere in the window wins, whatever the distance",
-    seams=("reference.profiles.gbrain.links.infer_type",),
+    "the context window is 80 units (the code's old width), not 240",
+    seams=("reference.profiles.gbrain.table.link_table",),
 )
-def _gbrain_first_type() -> None:
-    links = _gbrain("links")
-    original = links.infer_type
+def _gbrain_window_80() -> None:
+    table = _gbrain("table")
+    original = table.link_table
 
-    def infer_type(before: Any, after: Any, table: Any) -> Any:
-        types = [t for t, _ in table.triggers]
-        found = {
-            original(before, after, replace(table, triggers=(entry,))) for entry in table.triggers
-        }
-        hits = [t for t in types if t in found]
-        return hits[0] if hits else table.default_type
+    def link_table() -> Any:
+        return replace(original(), window=80)
 
-    swap(links, "infer_type", infer_type)
+    swap(table, "link_table", link_table)
 
 
 @mutant(
-    "gbrain-unicode-lowercase-words",
+    "gbrain-window-in-code-points",
     "GBRAIN-8",
-    "words are lowercased with full Unicode",
-    seams=("reference.profiles.gbrain.links._words",),
+    "the window is counted in code points, not UTF-16 code units",
+    seams=("reference.profiles.gbrain.links.context_of",),
 )
-def _gbrain_unicode_lower() -> None:
+def _gbrain_window_code_points() -> None:
     links = _gbrain("links")
 
-    def words(text: str) -> list[str]:
-        return re.findall(r"[a-z0-9]+", text.lower())
+    def context_of(markdown: str, name: str, fallback: str, window: int) -> str:
+        at = markdown.find(name)
+        if at < 0:
+            return fallback
+        cut = markdown[max(0, at - window // 2) : at + window // 2]
+        return str(links._JS_SPACE_RUN.sub(" ", cut).strip(links.JS_SPACE))
 
-    swap(links, "_words", words)
+    swap(links, "context_of", context_of)
+
+
+@mutant(
+    "gbrain-context-from-stripped-text",
+    "GBRAIN-8",
+    "the window is cut from the text with code removed, not from the markdown as given",
+    seams=("reference.profiles.gbrain.links.context_of",),
+)
+def _gbrain_context_stripped() -> None:
+    links = _gbrain("links")
+    original = links.context_of
+
+    def context_of(markdown: str, name: str, fallback: str, window: int) -> Any:
+        return original(links.strip_code(markdown), name, fallback, window)
+
+    swap(links, "context_of", context_of)
+
+
+@mutant(
+    "gbrain-wikilink-looked-up-by-text",
+    "GBRAIN-8",
+    "every wikilink is looked up by its text, listed directory or not",
+    seams=("reference.profiles.gbrain.links._wikilink_name",),
+)
+def _gbrain_wikilink_by_text() -> None:
+    links = _gbrain("links")
+    original = links._wikilink_name
+
+    def wikilink_name(target: str, text: str | None, table: Any) -> tuple[str, str]:
+        _, name = original(target, text, table)
+        return name, name
+
+    swap(links, "_wikilink_name", wikilink_name)
+
+
+@mutant(
+    "gbrain-types-unicode-fold",
+    "GBRAIN-8",
+    "the type regexes are compiled with Unicode \\b and case folding (Python's default)",
+    seams=("reference.profiles.gbrain.table._compile",),
+)
+def _gbrain_unicode_fold() -> None:
+    table = _gbrain("table")
+
+    def compile_(entry: dict[str, str]) -> re.Pattern[str]:
+        return re.compile(entry["source"], re.IGNORECASE if "i" in entry["flags"] else 0)
+
+    swap(table, "_compile", compile_)
+    table.link_table.cache_clear()
+
+
+@mutant(
+    "gbrain-python-white-space",
+    "GBRAIN-8",
+    "the window's white space is Python's str \\s, not JavaScript's",
+    seams=("reference.profiles.gbrain.links._JS_SPACE_RUN",),
+)
+def _gbrain_python_space() -> None:
+    swap(_gbrain("links"), "_JS_SPACE_RUN", re.compile(r"\s+"))
 
 
 @mutant(
@@ -279,18 +337,19 @@ def _gbrain_dedup() -> None:
 
 
 @mutant(
-    "gbrain-links-copy-lacks-last-triggers",
+    "gbrain-links-copy-lacks-chinese",
     "GBRAIN-1",
-    "a retyped links table whose trigger lists each lack their last entry (founding, backed...)",
+    "a retyped links table without the code's Chinese regexes",
     seams=("reference.profiles.gbrain.table.link_table",),
 )
-def _gbrain_links_truncated() -> None:
+def _gbrain_links_no_zh() -> None:
     table = _gbrain("table")
     original = table.link_table
 
     def link_table() -> Any:
         loaded = original()
-        return replace(loaded, triggers=tuple((t, words[:-1]) for t, words in loaded.triggers))
+        kept = tuple(t for t in loaded.types if t[1].pattern.startswith("\\b"))
+        return replace(loaded, types=kept)
 
     swap(table, "link_table", link_table)
 
@@ -307,7 +366,7 @@ def _gbrain_types_sorted() -> None:
 
     def link_table() -> Any:
         loaded = original()
-        return replace(loaded, triggers=tuple(sorted(loaded.triggers)))
+        return replace(loaded, types=tuple(sorted(loaded.types, key=lambda t: t[0])))
 
     swap(table, "link_table", link_table)
 

@@ -1,30 +1,35 @@
 package hrc
 
 // Profile gbrain: zero-LLM link extraction and link-type inference
-// (spec/profiles/gbrain.md GBRAIN-1..9). Offsets are byte offsets of one blanked line.
+// (spec/profiles/gbrain.md GBRAIN-1..9). Offsets are byte offsets of one blanked line; the
+// inference window (GBRAIN-8) counts UTF-16 code units of the markdown as given.
 
 import (
 	"fmt"
 	"regexp"
 	"sort"
 	"strings"
+	"unicode/utf16"
 
 	"golang.org/x/text/unicode/norm"
 )
 
 const gbrainDataFile = "profiles/gbrain/links.json"
 
-type gbrainTrigger struct {
-	typ   string
-	words [][]string
+type gbrainType struct {
+	typ  string
+	re   *regexp.Regexp
+	fold bool // flag i: read as JavaScript without u, ASCII letters only
 }
 
 type gbrainLinkTable struct {
 	wikilink, markdown, typed                *regexp.Regexp
 	wikilinkGroup, markdownGroup, typedGroup int
+	wikilinkText, markdownText               int
 	window                                   int
 	defaultType                              string
-	triggers                                 []gbrainTrigger
+	types                                    []gbrainType
+	directories                              map[string]bool
 }
 
 var gbrainTable *gbrainLinkTable
@@ -34,6 +39,7 @@ func loadGbrain() error {
 	type pat struct {
 		Source string `json:"source"`
 		Target int    `json:"target"`
+		Text   int    `json:"text"`
 		Label  int    `json:"label"`
 	}
 	var doc struct {
@@ -42,11 +48,13 @@ func loadGbrain() error {
 			Markdown pat `json:"markdown"`
 			Typed    pat `json:"typed"`
 		} `json:"patterns"`
-		Window      int    `json:"window"`
-		DefaultType string `json:"defaultType"`
+		Window      int      `json:"window"`
+		DefaultType string   `json:"defaultType"`
+		Directories []string `json:"directories"`
 		Types       []struct {
-			Type     string   `json:"type"`
-			Triggers []string `json:"triggers"`
+			Type   string `json:"type"`
+			Source string `json:"source"`
+			Flags  string `json:"flags"`
 		} `json:"types"`
 	}
 	if err := readData(gbrainDataFile, &doc); err != nil {
@@ -54,7 +62,11 @@ func loadGbrain() error {
 	}
 	t := &gbrainLinkTable{window: doc.Window, defaultType: doc.DefaultType,
 		wikilinkGroup: doc.Patterns.Wikilink.Target, markdownGroup: doc.Patterns.Markdown.Target,
-		typedGroup: doc.Patterns.Typed.Label}
+		typedGroup: doc.Patterns.Typed.Label, wikilinkText: doc.Patterns.Wikilink.Text,
+		markdownText: doc.Patterns.Markdown.Text, directories: map[string]bool{}}
+	for _, d := range doc.Directories {
+		t.directories[d] = true
+	}
 	var err error
 	if t.wikilink, err = regexp.Compile(doc.Patterns.Wikilink.Source); err != nil {
 		return err
@@ -66,13 +78,21 @@ func loadGbrain() error {
 		return err
 	}
 	for _, ty := range doc.Types {
-		tr := gbrainTrigger{typ: ty.Type}
-		for _, w := range ty.Triggers {
-			tr.words = append(tr.words, strings.Split(w, " "))
+		src := ty.Source
+		switch ty.Flags {
+		case "":
+		case "i":
+			src = "(?i)" + src
+		default:
+			return fmt.Errorf("%s: unknown flags %q", gbrainDataFile, ty.Flags)
 		}
-		t.triggers = append(t.triggers, tr)
+		re, err := regexp.Compile(src)
+		if err != nil {
+			return err
+		}
+		t.types = append(t.types, gbrainType{ty.Type, re, ty.Flags == "i"})
 	}
-	if t.window < 1 || len(t.triggers) == 0 {
+	if t.window < 1 || len(t.types) == 0 {
 		return fmt.Errorf("%s has no types or no window", gbrainDataFile)
 	}
 	gbrainTable = t
@@ -171,8 +191,25 @@ func gbrainTargetPage(target string, base []string) (string, bool) {
 }
 
 type gbrainSpan struct {
-	start, end int
-	target     string
+	start            int
+	target           string
+	lookup, fallback string // GBRAIN-8: the text the code looks the link up by, and its fallback
+}
+
+// gbrainWikilinkName is GBRAIN-8's lookup of a wikilink (the code's pass 2b: its text; 2c: its target).
+func gbrainWikilinkName(target, text string, t *gbrainLinkTable) (string, string) {
+	head, _, _ := strings.Cut(target, "#")
+	slug := strings.TrimRight(strings.Trim(head, gbrainJSSpace), "\\")
+	slug = strings.TrimSuffix(slug, ".md")
+	name := slug
+	if text != "" {
+		name = strings.Trim(text, gbrainJSSpace)
+	}
+	dir, after, found := strings.Cut(head, "/")
+	if found && t.directories[dir] && after != "" {
+		return name, name
+	}
+	return slug, name
 }
 
 // gbrainSpans is GBRAIN-5: wikilinks, then markdown links on the line with wikilinks blanked.
@@ -180,8 +217,13 @@ func gbrainSpans(line string, t *gbrainLinkTable) []gbrainSpan {
 	var spans []gbrainSpan
 	rest := []byte(line)
 	for _, m := range t.wikilink.FindAllStringSubmatchIndex(line, -1) {
-		g := 2 * t.wikilinkGroup
-		spans = append(spans, gbrainSpan{m[0], m[1], line[m[g]:m[g+1]]})
+		g, x := 2*t.wikilinkGroup, 2*t.wikilinkText
+		target, text := line[m[g]:m[g+1]], ""
+		if m[x] >= 0 {
+			text = line[m[x]:m[x+1]]
+		}
+		lookup, fallback := gbrainWikilinkName(target, text, t)
+		spans = append(spans, gbrainSpan{m[0], target, lookup, fallback})
 		for i := m[0]; i < m[1]; i++ {
 			rest[i] = ' '
 		}
@@ -191,138 +233,54 @@ func gbrainSpans(line string, t *gbrainLinkTable) []gbrainSpan {
 		if m[0] > 0 && r[m[0]-1] == '!' {
 			continue
 		}
-		g := 2 * t.markdownGroup
-		spans = append(spans, gbrainSpan{m[0], m[1], r[m[g]:m[g+1]]})
+		g, x := 2*t.markdownGroup, 2*t.markdownText
+		name := r[m[x]:m[x+1]]
+		spans = append(spans, gbrainSpan{m[0], r[m[g]:m[g+1]], name, name})
 	}
 	sort.SliceStable(spans, func(i, j int) bool { return spans[i].start < spans[j].start })
 	return spans
 }
 
-// gbrainWords is GBRAIN-8's words: maximal [a-z0-9] runs after ASCII lowercasing.
-func gbrainWords(s string) []string {
-	var out []string
-	var cur []byte
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		if c >= 'A' && c <= 'Z' {
-			c += 32
-		}
-		if (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') {
-			cur = append(cur, c)
-			continue
-		}
-		if len(cur) > 0 {
-			out = append(out, string(cur))
-			cur = cur[:0]
-		}
+// gbrainJSSpace is JavaScript's white space and line terminators (\s, String.prototype.trim).
+const gbrainJSSpace = "\t\n\v\f\r \u00a0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008\u2009\u200a\u2028\u2029\u202f\u205f\u3000\ufeff"
+
+var gbrainJSSpaceRun = regexp.MustCompile("[" + regexp.QuoteMeta(gbrainJSSpace) + "]+")
+
+// JavaScript's . skips CR, U+2028 and U+2029 besides LF; RE2's skips LF only.
+var gbrainJSLineEnds = strings.NewReplacer("\r", "\n", "\u2028", "\n", "\u2029", "\n")
+
+// Under RE2's (?i) the Kelvin sign folds to k and the long s to s; JavaScript's i without u does not.
+var gbrainASCIIFoldOnly = strings.NewReplacer("\u212a", "\ufffd", "\u017f", "\ufffd")
+
+// gbrainContext is GBRAIN-8: the code's excerpt(content, content.indexOf(lookup), window) in
+// UTF-16 code units (a cut surrogate half becomes U+FFFD), or the fallback when lookup is absent.
+func gbrainContext(markdown string, units func() []uint16, lookup, fallback string, window int) string {
+	at := strings.Index(markdown, lookup)
+	if at < 0 {
+		return fallback
 	}
-	if len(cur) > 0 {
-		out = append(out, string(cur))
-	}
-	return out
+	u := units()
+	idx := gbrainUTF16Len(markdown[:at])
+	half := window / 2
+	start, end := max(0, idx-half), min(len(u), idx+half)
+	cut := string(utf16.Decode(u[start:end]))
+	return strings.Trim(gbrainJSSpaceRun.ReplaceAllString(cut, " "), gbrainJSSpace)
 }
 
-func gbrainOccurrences(words, trigger []string) []int {
-	var out []int
-	for i := 0; i+len(trigger) <= len(words); i++ {
-		match := true
-		for k, w := range trigger {
-			if words[i+k] != w {
-				match = false
-				break
-			}
+// gbrainInfer is GBRAIN-8: the type of the first regex of the table that matches the context.
+func gbrainInfer(context string, t *gbrainLinkTable) string {
+	text := gbrainJSLineEnds.Replace(context)
+	folded := gbrainASCIIFoldOnly.Replace(text)
+	for _, ty := range t.types {
+		in := text
+		if ty.fold {
+			in = folded
 		}
-		if match {
-			out = append(out, i)
-		}
-	}
-	return out
-}
-
-// gbrainSentenceEnds is GBRAIN-8: `.`, `!`, `?` outside link spans, then space, tab or the end.
-func gbrainSentenceEnds(line string, spans []gbrainSpan) []int {
-	inside := make([]bool, len(line))
-	for _, s := range spans {
-		for i := s.start; i < s.end; i++ {
-			inside[i] = true
+		if ty.re.MatchString(in) {
+			return ty.typ
 		}
 	}
-	var ends []int
-	for p := 0; p < len(line); p++ {
-		c := line[p]
-		if (c != '.' && c != '!' && c != '?') || inside[p] {
-			continue
-		}
-		if p+1 == len(line) || line[p+1] == ' ' || line[p+1] == '\t' {
-			ends = append(ends, p)
-		}
-	}
-	return ends
-}
-
-// gbrainWindows is GBRAIN-8: per span, the last window words of its sentence before it and the
-// first after it, every link span a separator. The line is tokenised once, left to right, so
-// the cost is linear in its length; re-tokenising the sentence per link was quadratic (issue 29).
-func gbrainWindows(line string, spans []gbrainSpan, ends []int, window int) [][2][]string {
-	type bound struct{ lo, hi, k int }
-	bounds := make([]bound, 0, len(spans)+len(ends))
-	for k, s := range spans {
-		bounds = append(bounds, bound{s.start, s.end, k})
-	}
-	for _, p := range ends {
-		bounds = append(bounds, bound{p, p + 1, -1})
-	}
-	sort.Slice(bounds, func(i, j int) bool { return bounds[i].lo < bounds[j].lo })
-	var words []string
-	marks := make([][3]int, len(spans))
-	var stops []int
-	first, pos := 0, 0
-	for _, b := range bounds {
-		if b.lo > pos {
-			words = append(words, gbrainWords(line[pos:b.lo])...)
-		}
-		pos = b.hi
-		if b.k < 0 {
-			stops = append(stops, len(words))
-			first = len(words)
-		} else {
-			marks[b.k] = [3]int{first, len(words), len(stops)}
-		}
-	}
-	if pos < len(line) {
-		words = append(words, gbrainWords(line[pos:])...)
-	}
-	stops = append(stops, len(words))
-	out := make([][2][]string, len(spans))
-	for k, m := range marks {
-		lo, at, stop := max(m[0], m[1]-window), m[1], min(stops[m[2]], m[1]+window)
-		out[k] = [2][]string{words[lo:at], words[at:stop]}
-	}
-	return out
-}
-
-// gbrainInfer is GBRAIN-8: the type of the nearest trigger among a link's window words.
-func gbrainInfer(before, after []string, t *gbrainLinkTable) string {
-	bestDist, bestRank := -1, -1
-	consider := func(dist, rank int) {
-		if bestDist < 0 || dist < bestDist || (dist == bestDist && rank < bestRank) {
-			bestDist, bestRank = dist, rank
-		}
-	}
-	for rank, tr := range t.triggers {
-		for _, words := range tr.words {
-			for _, i := range gbrainOccurrences(before, words) {
-				consider(len(before)-(i+len(words)-1), rank)
-			}
-			for _, j := range gbrainOccurrences(after, words) {
-				consider(j+1, rank)
-			}
-		}
-	}
-	if bestRank < 0 {
-		return t.defaultType
-	}
-	return t.triggers[bestRank].typ
+	return t.defaultType
 }
 
 var gbrainLabelSep = regexp.MustCompile(`[ _\-]+`)
@@ -363,22 +321,32 @@ func GbrainExtract(path, markdown string) (string, []GbrainEdge, bool) {
 	md := strings.ReplaceAll(strings.ReplaceAll(markdown, "\r\n", "\n"), "\r", "\n")
 	lines := strings.Split(gbrainStripCode(md), "\n")
 	seen := map[[2]string]bool{}
+	types := map[[2]string]string{}
+	var u16 []uint16
+	units := func() []uint16 {
+		if u16 == nil {
+			u16 = utf16.Encode([]rune(markdown))
+		}
+		return u16
+	}
 	var edges []GbrainEdge
 	for _, blanked := range lines {
 		spans := gbrainSpans(blanked, t)
 		label, typed := gbrainTypedLabel(blanked, t)
-		var windows [][2][]string
-		if !typed && len(spans) > 0 {
-			windows = gbrainWindows(blanked, spans, gbrainSentenceEnds(blanked, spans), t.window)
-		}
-		for k, s := range spans {
+		for _, s := range spans {
 			to, ok := gbrainTargetPage(s.target, base)
 			if !ok || to == page {
 				continue
 			}
 			ty := label
 			if !typed {
-				ty = gbrainInfer(windows[k][0], windows[k][1], t)
+				key := [2]string{s.lookup, s.fallback}
+				got, done := types[key]
+				if !done {
+					got = gbrainInfer(gbrainContext(markdown, units, s.lookup, s.fallback, t.window), t)
+					types[key] = got
+				}
+				ty = got
 			}
 			key := [2]string{to, ty}
 			if !seen[key] {

@@ -58,3 +58,21 @@ func gbrainClassify(query string) string {
 	}
 	return gbrainIntentDefault
 }
+
+// gbrainOccurrences is where trigger's words appear consecutively in words (used by GBRAIN-19 routing).
+func gbrainOccurrences(words, trigger []string) []int {
+	var out []int
+	for i := 0; i+len(trigger) <= len(words); i++ {
+		match := true
+		for k, w := range trigger {
+			if words[i+k] != w {
+				match = false
+				break
+			}
+		}
+		if match {
+			out = append(out, i)
+		}
+	}
+	return out
+}

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
 from dataclasses import dataclass
 
 from reference.text import nfc
@@ -12,7 +11,15 @@ from .table import LinkTable, link_table
 
 _EXTERNAL = re.compile(r"[A-Za-z][A-Za-z0-9+.\-]*:")
 _ASCII_LOWER = str.maketrans("ABCDEFGHIJKLMNOPQRSTUVWXYZ", "abcdefghijklmnopqrstuvwxyz")
-_WORD = re.compile(r"[a-z0-9]+")
+#: JavaScript's white space and line terminators (`\s`, `String.prototype.trim`).
+JS_SPACE = (
+    "\t\n\v\f\r \u00a0\u1680"
+    + "".join(chr(c) for c in range(0x2000, 0x200B))
+    + "\u2028\u2029\u202f\u205f\u3000\ufeff"
+)
+_JS_SPACE_RUN = re.compile("[" + JS_SPACE + "]+")
+#: what JavaScript's `.` does not match beyond LF becomes LF, which Python's `.` skips
+_JS_LINE_ENDS = str.maketrans({"\r": "\n", "\u2028": "\n", "\u2029": "\n"})
 _LABEL_SEP = re.compile(r"[ _\-]+")
 
 
@@ -100,6 +107,24 @@ class _Span:
     start: int
     end: int
     target: str
+    #: the text gbrain's code looks the link up by on the page, and its fallback (GBRAIN-8)
+    lookup: str
+    fallback: str
+
+
+def _js_trim(text: str) -> str:
+    return text.strip(JS_SPACE)
+
+
+def _wikilink_name(target: str, text: str | None, table: LinkTable) -> tuple[str, str]:
+    """GBRAIN-8: (lookup, fallback) of a wikilink, as the code's passes 2b and 2c name it."""
+    head = target.split("#", 1)[0]
+    slug = _js_trim(head).rstrip("\\")
+    if slug.endswith(".md"):
+        slug = slug[:-3]
+    name = _js_trim(text) if text else slug
+    listed = "/" in head and head.split("/", 1)[0] in table.directories and head.split("/", 1)[1]
+    return (name, name) if listed else (slug, name)
 
 
 def link_spans(line: str, table: LinkTable) -> list[_Span]:
@@ -107,86 +132,47 @@ def link_spans(line: str, table: LinkTable) -> list[_Span]:
     spans: list[_Span] = []
     masked = list(line)
     for m in table.wikilink.finditer(line):
-        spans.append(_Span(m.start(), m.end(), m.group(table.wikilink_group)))
+        target = m.group(table.wikilink_group)
+        lookup, fallback = _wikilink_name(target, m.group(table.wikilink_text), table)
+        spans.append(_Span(m.start(), m.end(), target, lookup, fallback))
         masked[m.start() : m.end()] = " " * (m.end() - m.start())
     rest = "".join(masked)
     for m in table.markdown.finditer(rest):
         if m.start() > 0 and rest[m.start() - 1] == "!":
             continue
-        spans.append(_Span(m.start(), m.end(), m.group(table.markdown_group)))
+        name = m.group(table.markdown_text)
+        spans.append(_Span(m.start(), m.end(), m.group(table.markdown_group), name, name))
     return sorted(spans, key=lambda s: s.start)
 
 
-def _words(text: str) -> list[str]:
-    """GBRAIN-8: maximal runs of [a-z0-9] after ASCII-only lowercasing."""
-    return _WORD.findall(text.translate(_ASCII_LOWER))
+def _utf16(text: str) -> bytes:
+    return text.encode("utf-16-le", "surrogatepass")
 
 
-def _sentence_ends(line: str, spans: list[_Span]) -> list[int]:
-    """GBRAIN-8: `.`, `!`, `?` outside link spans, followed by space, tab or the line's end."""
-    inside = [False] * len(line)
-    for span in spans:
-        inside[span.start : span.end] = [True] * (span.end - span.start)
-    return [
-        p
-        for p, ch in enumerate(line)
-        if ch in ".!?" and not inside[p] and (p + 1 == len(line) or line[p + 1] in " \t")
-    ]
+def context_of(markdown: str, name: str, fallback: str, window: int) -> str:
+    """GBRAIN-8: the code's excerpt(content, content.indexOf(name), window), or the fallback.
 
-
-def link_windows(
-    line: str, spans: list[_Span], ends: list[int], window: int
-) -> list[tuple[list[str], list[str]]]:
-    """GBRAIN-8: per span, the last `window` words before it and the first after it.
-
-    Words come from the span's sentence with every link span a separator. The line is
-    tokenised once, left to right, so the cost is linear in its length; re-tokenising the
-    sentence for each link was quadratic in links per line (issue 29).
+    Offsets are UTF-16 code units; a lone surrogate half at a cut becomes U+FFFD; every run of
+    JavaScript white space becomes one space and the ends are trimmed.
     """
-    bounds = sorted(
-        [(s.start, s.end, k) for k, s in enumerate(spans)] + [(p, p + 1, -1) for p in ends]
-    )
-    words: list[str] = []
-    first = 0
-    marks: list[tuple[int, int, int]] = [(0, 0, 0)] * len(spans)
-    stops: list[int] = []
-    pos = 0
-    for lo, hi, k in bounds:
-        words += _words(line[pos:lo])
-        pos = hi
-        if k < 0:
-            stops.append(len(words))
-            first = len(words)
-        else:
-            marks[k] = (first, len(words), len(stops))
-    words += _words(line[pos:])
-    stops.append(len(words))
-    return [
-        (words[max(first, at - window) : at], words[at : min(stops[sentence], at + window)])
-        for first, at, sentence in marks
-    ]
+    at = markdown.find(name)
+    if at < 0:
+        return fallback
+    units = _utf16(markdown)
+    idx = len(_utf16(markdown[:at])) // 2
+    half = window // 2
+    start, end = max(0, idx - half), min(len(units) // 2, idx + half)
+    cut = units[2 * start : 2 * end].decode("utf-16-le", "replace")
+    return _JS_SPACE_RUN.sub(" ", cut).strip(JS_SPACE)
 
 
-def _occurrences(words: list[str], trigger: tuple[str, ...]) -> Iterator[int]:
-    size = len(trigger)
-    for i in range(len(words) - size + 1):
-        if tuple(words[i : i + size]) == trigger:
-            yield i
-
-
-def infer_type(before: list[str], after: list[str], table: LinkTable) -> str:
-    """GBRAIN-8: the type of the nearest trigger among a link's window words."""
-    best: tuple[int, int] | None = None
-    for rank, (_, triggers) in enumerate(table.triggers):
-        for trigger in triggers:
-            words = tuple(trigger.split(" "))
-            for i in _occurrences(before, words):
-                cand = (len(before) - (i + len(words) - 1), rank)
-                best = cand if best is None or cand < best else best
-            for j in _occurrences(after, words):
-                cand = (j + 1, rank)
-                best = cand if best is None or cand < best else best
-    return table.default_type if best is None else table.triggers[best[1]][0]
+def infer_type(context: str, table: LinkTable) -> str:
+    """GBRAIN-8: the type of the first regex of the table that matches the context."""
+    text = context.translate(_JS_LINE_ENDS)
+    for kind, pattern in table.types:
+        if pattern.search(text):
+            return kind
+    return table.default_type
 
 
 def typed_label(line: str, table: LinkTable) -> str | None:
@@ -212,6 +198,7 @@ def extract_links(path: str, markdown: str) -> tuple[str, list[Edge]]:
     base = tuple(page.split("/")[:-1])
     text = strip_code(markdown.replace("\r\n", "\n").replace("\r", "\n"))
     found: set[tuple[str, str]] = set()
+    types: dict[tuple[str, str], str] = {}
     for blanked in text.split("\n"):
         if "[" not in blanked:
             continue
@@ -219,15 +206,16 @@ def extract_links(path: str, markdown: str) -> tuple[str, list[Edge]]:
         if not spans:
             continue
         label = typed_label(blanked, table)
-        windows = (
-            link_windows(blanked, spans, _sentence_ends(blanked, spans), table.window)
-            if label is None
-            else []
-        )
-        for k, span in enumerate(spans):
+        for span in spans:
             to = target_page(span.target, base)
             if to is None or to == page:
                 continue
-            kind = label if label is not None else infer_type(*windows[k], table)
+            kind = label
+            if kind is None:
+                key = (span.lookup, span.fallback)
+                if key not in types:
+                    ctx = context_of(markdown, span.lookup, span.fallback, table.window)
+                    types[key] = infer_type(ctx, table)
+                kind = types[key]
             found.add((to, kind))
     return page, [Edge(page, to, kind) for to, kind in sorted(found)]

@@ -16,15 +16,21 @@ export function linkTable() {
   table = {
     wikilink: new RegExp(p.wikilink.source, 'g'), // matchAll copies it, so reuse is safe
     wikilinkGroup: p.wikilink.target,
+    wikilinkText: p.wikilink.text,
     markdown: new RegExp(p.markdown.source, 'g'),
     markdownGroup: p.markdown.target,
+    markdownText: p.markdown.text,
     typed: new RegExp(p.typed.source),
     typedGroup: p.typed.label,
     window: doc.window,
     defaultType: doc.defaultType,
-    triggers: doc.types.map((t) => [t.type, t.triggers.map((w) => w.split(' '))]),
+    types: doc.types.map((t) => {
+      if (!/^i?$/.test(t.flags)) throw new Error(`hrc-js: ${DATA_FILE}: unknown flags ${t.flags}`);
+      return [t.type, new RegExp(t.source, t.flags)];
+    }),
+    directories: new Set(doc.directories),
   };
-  if (!Number.isInteger(table.window) || table.window < 1 || table.triggers.length === 0) {
+  if (!Number.isInteger(table.window) || table.window < 1 || table.types.length === 0) {
     throw new Error(`hrc-js: ${DATA_FILE} has no types or no window`);
   }
   return table;
@@ -89,100 +95,49 @@ export function targetPage(target, base) {
   return resolve(h >= 0 ? target.slice(0, h) : target, base);
 }
 
-// GBRAIN-5: wikilinks first, then markdown links with wikilinks blanked; images skipped.
+// GBRAIN-8: the text the code looks a wikilink up by (pass 2b: its text; 2c: its target).
+function wikilinkName(target, text, t) {
+  const head = target.split('#')[0];
+  let slug = head.trim().replace(/\\+$/, '');
+  if (slug.endsWith('.md')) slug = slug.slice(0, -3);
+  const name = text ? text.trim() : slug;
+  const slash = head.indexOf('/');
+  const listed = slash > 0 && t.directories.has(head.slice(0, slash)) && slash + 1 < head.length;
+  return { lookup: listed ? name : slug, fallback: name };
+}
+
+// GBRAIN-5: wikilinks first, then markdown links on the line with wikilinks blanked; images skipped.
 function linkSpans(line, t) {
   const spans = [];
-  const pieces = [];
-  let pos = 0;
+  let rest = line;
   for (const m of line.matchAll(t.wikilink)) {
-    const end = m.index + m[0].length;
-    spans.push({ start: m.index, end, target: m[t.wikilinkGroup] });
-    pieces.push(line.slice(pos, m.index), ' '.repeat(m[0].length));
-    pos = end;
+    const target = m[t.wikilinkGroup];
+    spans.push({ start: m.index, target, ...wikilinkName(target, m[t.wikilinkText], t) });
+    rest = rest.slice(0, m.index) + ' '.repeat(m[0].length) + rest.slice(m.index + m[0].length);
   }
-  pieces.push(line.slice(pos));
-  const rest = pieces.join('');
   for (const m of rest.matchAll(t.markdown)) {
     if (m.index > 0 && rest[m.index - 1] === '!') continue;
-    spans.push({ start: m.index, end: m.index + m[0].length, target: m[t.markdownGroup] });
+    const name = m[t.markdownText];
+    spans.push({ start: m.index, target: m[t.markdownGroup], lookup: name, fallback: name });
   }
   return spans.sort((a, b) => a.start - b.start);
 }
 
-// GBRAIN-8: maximal [a-z0-9] runs after ASCII-only lowercasing.
-function wordsOf(text) {
-  const lowered = text.replace(/[A-Z]/g, (c) => String.fromCharCode(c.charCodeAt(0) + 32));
-  return lowered.match(/[a-z0-9]+/g) ?? [];
+// GBRAIN-8: the code's excerpt(content, content.indexOf(name), window), or the fallback text.
+function contextOf(markdown, lookup, fallback, window) {
+  const idx = markdown.indexOf(lookup);
+  if (idx < 0) return fallback;
+  const half = Math.floor(window / 2);
+  const cut = markdown.slice(Math.max(0, idx - half), Math.min(markdown.length, idx + half));
+  return cut.toWellFormed().replace(/\s+/g, ' ').trim();
 }
 
-function sentenceEnds(line, spans) {
-  const inside = new Array(line.length).fill(false);
-  for (const s of spans) for (let i = s.start; i < s.end; i++) inside[i] = true;
-  const ends = [];
-  for (let p = 0; p < line.length; p++) {
-    const ch = line[p];
-    if ((ch === '.' || ch === '!' || ch === '?') && !inside[p]) {
-      if (p + 1 === line.length || line[p + 1] === ' ' || line[p + 1] === '\t') ends.push(p);
-    }
-  }
-  return ends;
+// GBRAIN-8: the type of the first regex of the table that matches the context.
+function inferType(context, t) {
+  for (const [type, re] of t.types) if (re.test(context)) return type;
+  return t.defaultType;
 }
 
-function occurrences(words, trigger) {
-  const out = [];
-  for (let i = 0; i + trigger.length <= words.length; i++) {
-    if (trigger.every((w, k) => words[i + k] === w)) out.push(i);
-  }
-  return out;
-}
-
-// GBRAIN-8: per span, the last `window` words of its sentence before it and the first after
-// it, every link span a separator. The line is tokenised once, left to right, so the cost is
-// linear in its length; re-tokenising the sentence per link was quadratic (issue 29).
-function linkWindows(line, spans, ends, window) {
-  const bounds = spans.map((s, k) => [s.start, s.end, k]);
-  for (const p of ends) bounds.push([p, p + 1, -1]);
-  bounds.sort((a, b) => a[0] - b[0]);
-  const words = [];
-  const marks = new Array(spans.length);
-  const stops = [];
-  let first = 0;
-  let pos = 0;
-  for (const [lo, hi, k] of bounds) {
-    for (const w of wordsOf(line.slice(pos, lo))) words.push(w);
-    pos = hi;
-    if (k < 0) {
-      stops.push(words.length);
-      first = words.length;
-    } else marks[k] = [first, words.length, stops.length];
-  }
-  for (const w of wordsOf(line.slice(pos))) words.push(w);
-  stops.push(words.length);
-  return marks.map(([lo, at, sentence]) => [
-    words.slice(Math.max(lo, at - window), at),
-    words.slice(at, Math.min(stops[sentence], at + window)),
-  ]);
-}
-
-// GBRAIN-8: the type of the nearest trigger among a link's window words.
-function inferType(before, after, t) {
-  let best = null;
-  t.triggers.forEach(([, triggers], rank) => {
-    for (const trigger of triggers) {
-      for (const i of occurrences(before, trigger)) {
-        const cand = [before.length - (i + trigger.length - 1), rank];
-        if (best === null || cand[0] < best[0] || (cand[0] === best[0] && cand[1] < best[1])) best = cand;
-      }
-      for (const j of occurrences(after, trigger)) {
-        const cand = [j + 1, rank];
-        if (best === null || cand[0] < best[0] || (cand[0] === best[0] && cand[1] < best[1])) best = cand;
-      }
-    }
-  });
-  return best === null ? t.defaultType : t.triggers[best[1]][0];
-}
-
-// GBRAIN-7
 function typedLabel(line, t) {
   const m = t.typed.exec(line);
   if (m === null) return null;
@@ -205,16 +160,21 @@ export function extractLinks(path, markdown) {
   const base = page.split('/').slice(0, -1);
   const lines = stripCode(markdown.replace(/\r\n/g, '\n').replace(/\r/g, '\n')).split('\n');
   const found = new Map();
+  const types = new Map();
   lines.forEach((blanked) => {
     if (!blanked.includes('[')) return;
     const spans = linkSpans(blanked, t);
     if (spans.length === 0) return;
     const label = typedLabel(blanked, t);
-    const windows = label === null ? linkWindows(blanked, spans, sentenceEnds(blanked, spans), t.window) : [];
-    spans.forEach((span, k) => {
+    spans.forEach((span) => {
       const to = targetPage(span.target, base);
       if (to === null || to === page) return;
-      const type = label !== null ? label : inferType(windows[k][0], windows[k][1], t);
+      let type = label;
+      if (type === null) {
+        const key = JSON.stringify([span.lookup, span.fallback]);
+        if (!types.has(key)) types.set(key, inferType(contextOf(markdown, span.lookup, span.fallback, t.window), t));
+        type = types.get(key);
+      }
       found.set(JSON.stringify([to, type]), { from: page, to, type });
     });
   });
