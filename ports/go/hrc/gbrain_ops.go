@@ -3,7 +3,7 @@ package hrc
 // Profile gbrain's operations (spec/profiles/gbrain.md GBRAIN-2, GBRAIN-10, GBRAIN-41).
 
 // GbrainVersion is the profile version this port implements (PROFILE-2).
-const GbrainVersion = "3.0.0"
+const GbrainVersion = "4.0.0"
 
 func opGbrainExtractLinks(in map[string]any) (map[string]any, error) {
 	path, ok1 := in["path"].(string)

@@ -11,7 +11,7 @@ from __future__ import annotations
 from .ops import op_extract_links, op_traverse
 from .search import op_search
 
-VERSION = "3.0.0"
+VERSION = "4.0.0"
 
 OPERATIONS = {
     "gbrain.extract_links": op_extract_links,

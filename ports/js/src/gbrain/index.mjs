@@ -6,7 +6,7 @@ import { intentTable } from './routing.mjs';
 import { opSearch, sources } from './search.mjs';
 
 export const name = 'gbrain';
-export const version = '3.0.0';
+export const version = '4.0.0';
 
 export function load() {
   linkTable();
