@@ -10,6 +10,7 @@ import re
 import tomllib
 import zipfile
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -138,3 +139,31 @@ def test_a_kit_installed_from_a_clone_knows_the_clone(tmp_path: Path) -> None:
     assert pin.recorded_clone(recorded) == tmp_path
     assert pin.recorded_clone({"url": tmp_path.as_uri(), "archive_info": {}}) is None
     assert pin.recorded_clone(None) is None
+
+
+def _bump_tool() -> Any:
+    import importlib.util
+
+    path = ROOT / "tools" / "bump_spec_version.py"
+    spec = importlib.util.spec_from_file_location("bump_spec_version", path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_every_hand_written_spec_version_is_spec_version() -> None:
+    """The hellos of the ports and examples, the chapters' version lines: `python
+    tools/bump_spec_version.py X.Y.Z` moves them all; this fails when one lags behind."""
+    tool = _bump_tool()
+    assert tool.current() == reference.SPEC_VERSION
+    assert tool.lagging(reference.SPEC_VERSION) == []
+
+
+def test_the_version_check_can_fail() -> None:
+    """Against another version every place is reported, one line per place at least."""
+    tool = _bump_tool()
+    problems = tool.lagging("0.0.1")
+    assert any("ports/go/hrc/jsonio.go" in p for p in problems)
+    assert any(p.startswith("spec/rrf.md") for p in problems)
+    assert len(problems) >= len(tool.PLACES)
