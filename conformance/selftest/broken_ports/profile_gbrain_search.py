@@ -79,12 +79,12 @@ def _dedup_first() -> None:
     "gbrain-temporal-keeps-boost",
     "GBRAIN-20",
     "temporal queries get the source factors too",
-    seams=("reference.profiles.gbrain.search.fused_list",),
+    seams=("reference.profiles.gbrain.search.rerank_leg",),
 )
 def _temporal_boost() -> None:
     mod = _search()
-    original = mod.fused_list
-    swap(mod, "fused_list", lambda request, bypass, trace: original(request, False, trace))
+    original = mod.rerank_leg
+    swap(mod, "rerank_leg", lambda request, hits, bypass: original(request, hits, False))
 
 
 @mutant(
@@ -98,10 +98,11 @@ def _unstored() -> None:
     walker = _mod("reference.profiles.gbrain.augment")
     original = mod.augment
 
-    def augment(request: Any, head: list[Any], intent: str, trace: dict[str, Any]) -> list[Any]:
+    def augment(request: Any, fusion: Any, intent: str, trace: dict[str, Any]) -> list[Any]:
         if not request.graph:
-            out: list[Any] = original(request, head, intent, trace)
+            out: list[Any] = original(request, fusion, intent, trace)
             return out
+        head = fusion.items[: mod.TOP]
         first: dict[str, Any] = {}
         for doc in request.documents:
             if not doc.path.startswith(request.exclude):
@@ -116,10 +117,11 @@ def _unstored() -> None:
             doc = first.get(r.page)
             if doc is None:
                 continue
+            share = w / (60 + rank) / fusion.divisor
             if doc.id in fused_ids:
-                raised[doc.id] = w / (61 + rank)
+                raised[doc.id] = share
             else:
-                added.append(mod.Item(doc, w / (61 + rank), "graph"))
+                added.append(mod.Item(doc, share, "graph"))
         pages = set(seeds) | {r.page for r in reached}
         trace["graph"] = {"seeds": len(seeds), "reached": len(pages),
                           "added": [item.doc.id for item in added]}
@@ -140,10 +142,10 @@ def _not_raised() -> None:
     mod = _search()
     original = mod.augment
 
-    def augment(request: Any, head: list[Any], intent: str, trace: dict[str, Any]) -> list[Any]:
-        scores = {item.doc.id: item.score for item in head}
+    def augment(request: Any, fusion: Any, intent: str, trace: dict[str, Any]) -> list[Any]:
+        scores = {item.doc.id: item.score for item in fusion.items}
         out = [replace(i, score=scores[i.doc.id]) if i.source == "fused" else i
-               for i in original(request, head, intent, trace)]
+               for i in original(request, fusion, intent, trace)]
         keyed = [(-i.score, i.source != "fused", n, i) for n, i in enumerate(out)]
         return [t[3] for t in sorted(keyed, key=lambda t: t[:3])]
 
@@ -153,21 +155,21 @@ def _not_raised() -> None:
 @mutant(
     "gbrain-augment-added-counted-apart",
     "GBRAIN-40",
-    "the 3.0.0 reading: the j-th added page scores w/(61 + j), fused pages uncounted",
+    "the 3.0.0 reading: the j-th added page scores w/(60 + j)/M, fused pages uncounted",
     seams=("reference.profiles.gbrain.search.augment",),
 )
 def _counted_apart() -> None:
     mod = _search()
     original = mod.augment
 
-    def augment(request: Any, head: list[Any], intent: str, trace: dict[str, Any]) -> list[Any]:
-        out = original(request, head, intent, trace)
+    def augment(request: Any, fusion: Any, intent: str, trace: dict[str, Any]) -> list[Any]:
+        out = original(request, fusion, intent, trace)
         weight = 2.0 if intent == "entity" else 1.0
         added = [i for i in out if i.source == "graph"]
         order = {i.doc.id: j for j, i in enumerate(
             sorted(added, key=lambda i: -i.score))}
-        out = [replace(i, score=weight / (61 + order[i.doc.id])) if i.source == "graph" else i
-               for i in out]
+        out = [replace(i, score=weight / (60 + order[i.doc.id]) / fusion.divisor)
+               if i.source == "graph" else i for i in out]
         keyed = [(-i.score, i.source != "fused", n, i) for n, i in enumerate(out)]
         return [t[3] for t in sorted(keyed, key=lambda t: t[:3])]
 
@@ -194,8 +196,8 @@ def _accepts_fanout() -> None:
 def _graph_always_on() -> None:
     mod = _search()
     original = mod.augment
-    swap(mod, "augment", lambda request, head, intent, trace: original(
-        replace(request, graph=True), head, intent, trace))
+    swap(mod, "augment", lambda request, fusion, intent, trace: original(
+        replace(request, graph=True), fusion, intent, trace))
 
 
 @mutant(
@@ -261,16 +263,17 @@ def _boost_fused() -> None:
     def rerank_leg(request: Any, hits: Any, bypass: bool) -> Any:
         return original_leg(replace(request, boost=()), hits, bypass)
 
-    def fused_list(request: Any, bypass: bool, trace: dict[str, Any]) -> Any:
-        items = original_fused(request, bypass, trace)
-        if bypass:
-            return items
+    def fused_list(request: Any, intent: str, trace: dict[str, Any]) -> Any:
+        fusion = original_fused(request, intent, trace)
+        if intent == "temporal":
+            return fusion
         keyed = []
-        for position, item in enumerate(items):
+        for position, item in enumerate(fusion.items):
             f = mod.factor(request.boost, item.doc.path)
             score = item.score if f is None else item.score * f
             keyed.append((-score, position, replace(item, score=score)))
-        return [t[2] for t in sorted(keyed, key=lambda t: (t[0], t[1]))]
+        items = [t[2] for t in sorted(keyed, key=lambda t: (t[0], t[1]))]
+        return replace(fusion, items=items)
 
     swap(mod, "rerank_leg", rerank_leg)
     swap(mod, "fused_list", fused_list)
@@ -289,13 +292,137 @@ def _no_default_boost() -> None:
 
 
 @mutant(
-    "gbrain-rrf-k-61",
+    "gbrain-rrf-ranks-from-one",
     "GBRAIN-31",
-    "RRF with k 61 (ranks counted from 1 twice)",
-    seams=("reference.profiles.gbrain.search.DEFAULT_K",),
+    "the kit's RRF-2 reading in gbrain's fusion: rank r adds 1/(k + r + 1), the top hit 1/61",
+    seams=("reference.profiles.gbrain.search.rrf",),
 )
-def _k61() -> None:
-    set_attr(_search(), "DEFAULT_K", 61)
+def _ranks_from_one() -> None:
+    mod = _search()
+    original = mod.rrf
+    swap(mod, "rrf", lambda lists: original([(docs, k + 1) for docs, k in lists]))
+
+
+@mutant(
+    "gbrain-rrf-not-normalised",
+    "GBRAIN-31",
+    "the fused sums are emitted as they are, not divided by the largest",
+    seams=("reference.profiles.gbrain.search.rrf",),
+)
+def _not_normalised() -> None:
+    mod = _search()
+    original = mod.rrf
+
+    def rrf(lists: Any) -> Any:
+        fusion = original(lists)
+        top = fusion.divisor
+        return mod.Fusion([replace(i, score=i.score * top) for i in fusion.items], 1.0)
+
+    swap(mod, "rrf", rrf)
+
+
+@mutant(
+    "gbrain-rrf-ties-by-path",
+    "GBRAIN-31",
+    "the core's RRF-8/RRF-12 tie order (path, then id) instead of the first sighting",
+    seams=("reference.profiles.gbrain.search.rrf",),
+)
+def _ties_by_path() -> None:
+    mod = _search()
+    original = mod.rrf
+
+    def rrf(lists: Any) -> Any:
+        fusion = original(lists)
+        items = sorted(fusion.items, key=lambda i: (-i.score, i.doc.path, i.doc.id))
+        return replace(fusion, items=items)
+
+    swap(mod, "rrf", rrf)
+
+
+@mutant(
+    "gbrain-rrf-no-intent-tilt",
+    "GBRAIN-31",
+    "both legs fuse at k 60 for every class (the code's intent weights ignored)",
+    seams=("reference.profiles.gbrain.search.leg_ks",),
+)
+def _no_tilt() -> None:
+    mod = _search()
+    original = mod.leg_ks
+    swap(mod, "leg_ks", lambda intent: original("general"))
+
+
+@mutant(
+    "gbrain-rrf-weight-times-k",
+    "GBRAIN-31",
+    "a leg's k is multiplied by its weight instead of divided (a higher weight flattens)",
+    seams=("reference.profiles.gbrain.search.leg_ks",),
+)
+def _weight_times_k() -> None:
+    mod = _search()
+    original = mod.leg_ks
+
+    def leg_ks(intent: str) -> tuple[float, float]:
+        vector, keyword = original(intent)
+        k = 60.0
+        return k * (k / vector), k * (k / keyword)
+
+    swap(mod, "leg_ks", leg_ks)
+
+
+@mutant(
+    "gbrain-vector-error-still-fused",
+    "GBRAIN-31",
+    "a failed vector leg is an empty list: the keyword leg is fused alone (RRF shares)",
+    seams=("reference.profiles.gbrain.search.hybrid",),
+)
+def _vector_error_fused() -> None:
+    mod = _search()
+    original = mod.hybrid
+
+    def hybrid(request: Any, variant: Any, intent: str, trace: dict[str, Any]) -> Any:
+        vector = variant.legs.get("vector")
+        if vector is None or vector.error is None:
+            return original(request, variant, intent, trace)
+        legs = {**variant.legs, "vector": mod.Leg()}
+        fusion = original(request, replace(variant, legs=legs), intent, trace)
+        trace["variants"][-1]["legs"]["vector"] = {"error": vector.error}
+        return fusion
+
+    swap(mod, "hybrid", hybrid)
+
+
+@mutant(
+    "gbrain-keyword-error-unfused",
+    "GBRAIN-31",
+    "a failed keyword leg leaves the vector leg's own scores, unfused (as a failed vector leg)",
+    seams=("reference.profiles.gbrain.search.hybrid",),
+)
+def _keyword_error_unfused() -> None:
+    mod = _search()
+    original = mod.hybrid
+
+    def hybrid(request: Any, variant: Any, intent: str, trace: dict[str, Any]) -> Any:
+        fusion = original(request, variant, intent, trace)
+        keyword, vector = variant.legs.get("keyword"), variant.legs.get("vector")
+        if keyword is None or keyword.error is None or vector is None or vector.error is not None:
+            return fusion
+        hits = mod.rerank_leg(request, vector.hits, intent == "temporal")
+        return mod.Fusion([mod.Item(h.doc, h.score, "fused") for h in hits], 1.0)
+
+    swap(mod, "hybrid", hybrid)
+
+
+@mutant(
+    "gbrain-graph-share-unscaled",
+    "GBRAIN-40",
+    "the walk's share w/(60 + r) is added as it is, not over the fused list's divisor",
+    seams=("reference.profiles.gbrain.search.augment",),
+)
+def _share_unscaled() -> None:
+    mod = _search()
+    original = mod.augment
+    swap(mod, "augment", lambda request, fusion, intent, trace: original(
+        request, replace(fusion, divisor=1.0), intent, trace))
 
 
 @mutant(
@@ -308,7 +435,7 @@ def _variants_always() -> None:
     mod = _search()
     original = mod.fused_list
     swap(mod, "fused_list",
-         lambda request, bypass, trace: original(replace(request, expansion=True), bypass, trace))
+         lambda request, intent, trace: original(replace(request, expansion=True), intent, trace))
 
 
 @mutant(
@@ -333,8 +460,8 @@ def _added_last() -> None:
     mod = _search()
     original = mod.augment
 
-    def augment(request: Any, head: list[Any], intent: str, trace: dict[str, Any]) -> list[Any]:
-        out = original(request, head, intent, trace)
+    def augment(request: Any, fusion: Any, intent: str, trace: dict[str, Any]) -> list[Any]:
+        out = original(request, fusion, intent, trace)
         return [i for i in out if i.source == "fused"] + [i for i in out if i.source == "graph"]
 
     swap(mod, "augment", augment)
@@ -350,7 +477,7 @@ def _entity_ignored() -> None:
     mod = _search()
     original = mod.augment
     swap(mod, "augment",
-         lambda request, head, intent, trace: original(request, head, "general", trace))
+         lambda request, fusion, intent, trace: original(request, fusion, "general", trace))
 
 
 @mutant(

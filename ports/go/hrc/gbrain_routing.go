@@ -16,7 +16,16 @@ var (
 	gbrainIntentClasses []gbrainIntentClass
 	gbrainIntentDefault string
 	gbrainEntityFactor  float64
+	// GBRAIN-31: gbrain's RRF_K and each class's [vector, keyword] leg weight.
+	gbrainRrfK       float64
+	gbrainLegWeights map[string][2]float64
 )
+
+// gbrainLegKs is GBRAIN-31: a class's vector and keyword k, gbrain's k over the leg's weight.
+func gbrainLegKs(intent string) (float64, float64) {
+	w := gbrainLegWeights[intent]
+	return gbrainRrfK / w[0], gbrainRrfK / w[1]
+}
 
 func loadGbrainIntent() error {
 	var doc struct {
@@ -26,12 +35,36 @@ func loadGbrainIntent() error {
 		} `json:"classes"`
 		Default           string   `json:"default"`
 		EntityGraphFactor *float64 `json:"entityGraphFactor"`
+		Rrf               *struct {
+			K       float64 `json:"k"`
+			Weights map[string]struct {
+				Vector  float64 `json:"vector"`
+				Keyword float64 `json:"keyword"`
+			} `json:"weights"`
+		} `json:"rrf"`
 	}
 	if err := readData("profiles/gbrain/intent.json", &doc); err != nil {
 		return err
 	}
-	if len(doc.Classes) == 0 || doc.EntityGraphFactor == nil {
+	if len(doc.Classes) == 0 || doc.EntityGraphFactor == nil || doc.Rrf == nil || doc.Rrf.K <= 0 {
 		return fmt.Errorf("profiles/gbrain/intent.json is malformed")
+	}
+	gbrainRrfK = doc.Rrf.K
+	gbrainLegWeights = map[string][2]float64{}
+	for name, w := range doc.Rrf.Weights {
+		if w.Vector <= 0 || w.Keyword <= 0 {
+			return fmt.Errorf("profiles/gbrain/intent.json rrf.weights.%s is malformed", name)
+		}
+		gbrainLegWeights[name] = [2]float64{w.Vector, w.Keyword}
+	}
+	names := []string{doc.Default}
+	for _, c := range doc.Classes {
+		names = append(names, c.Intent)
+	}
+	for _, n := range names {
+		if _, ok := gbrainLegWeights[n]; !ok {
+			return fmt.Errorf("profiles/gbrain/intent.json rrf.weights lacks %s", n)
+		}
 	}
 	gbrainIntentClasses = nil
 	for _, c := range doc.Classes {

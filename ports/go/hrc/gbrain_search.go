@@ -15,7 +15,6 @@ import (
 )
 
 const (
-	gbrainK          = 60
 	gbrainTop        = 30 // GBRAIN-25
 	gbrainMaxVariant = 8
 )
@@ -167,44 +166,101 @@ func gbrainRerankLeg(r *gbrainRequest, hits []gbrainHit, bypass bool) []gbrainHi
 	sort.SliceStable(idx, func(a, b int) bool { return scores[idx[a]] > scores[idx[b]] })
 	out := make([]gbrainHit, len(kept))
 	for i, j := range idx {
-		out[i] = kept[j]
+		out[i] = gbrainHit{kept[j].doc, scores[j]}
 	}
 	return out
 }
 
-func gbrainFusedItems(lists []RankedList) []gbrainItem {
-	out := []gbrainItem{}
-	for _, f := range RRF(lists, gbrainK) {
-		out = append(out, gbrainItem{f.Candidate, f.Score, "fused"})
-	}
-	return out
+// gbrainFusion is a fused list and its divisor M, the largest raw sum (GBRAIN-31; 1 unfused).
+type gbrainFusion struct {
+	items   []gbrainItem
+	divisor float64
 }
 
-// gbrainHybrid is GBRAIN-31: each leg re-ranked, then RRF of the two, weights 1, k 60.
-func gbrainHybrid(r *gbrainRequest, v gbrainVariant, bypass bool, trace map[string]any) []gbrainItem {
-	lists := []RankedList{}
+type gbrainRRFList struct {
+	docs []Candidate
+	k    float64
+}
+
+// gbrainRRF is GBRAIN-31, gbrain's rrfFusionWeighted: rank r (from 0) of a list fused at k adds
+// 1 / (k + r); sums in list order; each divided by the largest; score descending, ties in
+// first-seen order (a stable sort).
+func gbrainRRF(lists []gbrainRRFList) gbrainFusion {
+	sums := map[string]int{}
+	items := []gbrainItem{}
+	for _, l := range lists {
+		for rank, d := range l.docs {
+			share := 1 / (l.k + float64(rank))
+			if i, ok := sums[d.ID]; ok {
+				items[i].score += share
+				continue
+			}
+			sums[d.ID] = len(items)
+			items = append(items, gbrainItem{d, share, "fused"})
+		}
+	}
+	if len(items) == 0 {
+		return gbrainFusion{items, 1}
+	}
+	top := items[0].score
+	for _, it := range items {
+		if it.score > top {
+			top = it.score
+		}
+	}
+	for i := range items {
+		items[i].score = items[i].score / top
+	}
+	sort.SliceStable(items, func(a, b int) bool { return items[a].score > items[b].score })
+	return gbrainFusion{items, top}
+}
+
+// gbrainHybrid is GBRAIN-31: each leg re-ranked, then gbrain's RRF of the two, vector first, at
+// k over the class's leg weight; a failed vector leg leaves the keyword leg's own scores, unfused.
+func gbrainHybrid(r *gbrainRequest, v gbrainVariant, intent string, trace map[string]any) gbrainFusion {
+	bypass := intent == "temporal"
 	legs := map[string]any{}
+	kept := map[string][]gbrainHit{}
+	vectorFailed := false
 	for _, name := range gbrainLegNames {
 		leg := v.legs[name]
 		if leg.failed {
 			legs[name] = map[string]any{"error": leg.err}
+			if name == "vector" {
+				vectorFailed = true
+			}
 			continue
 		}
 		hits := gbrainRerankLeg(r, leg.hits, bypass)
 		legs[name] = map[string]any{"hits": len(hits)}
-		items := make([]Candidate, len(hits))
-		for i, h := range hits {
-			items[i] = h.doc
-		}
-		lists = append(lists, RankedList{name, 1, items})
+		kept[name] = hits
 	}
 	trace["variants"] = append(trace["variants"].([]any), map[string]any{"query": v.query, "legs": legs})
-	return gbrainFusedItems(lists)
+	docs := func(hits []gbrainHit) []Candidate {
+		out := make([]Candidate, len(hits))
+		for i, h := range hits {
+			out[i] = h.doc
+		}
+		return out
+	}
+	if vectorFailed {
+		items := []gbrainItem{}
+		for _, h := range kept["keyword"] {
+			items = append(items, gbrainItem{h.doc, h.score, "fused"})
+		}
+		return gbrainFusion{items, 1}
+	}
+	vectorK, keywordK := gbrainLegKs(intent)
+	return gbrainRRF([]gbrainRRFList{{docs(kept["vector"]), vectorK}, {docs(kept["keyword"]), keywordK}})
 }
 
 // gbrainAugment is GBRAIN-24, GBRAIN-34, GBRAIN-35: the walk's list is one more ranked list,
-// w/(k + 1 + r) to each reached page's first document (raised if fused, else added).
-func gbrainAugment(r *gbrainRequest, head []gbrainItem, intent string, trace map[string]any) []gbrainItem {
+// w / (k + r) / M to each reached page's first document (raised if fused, else added).
+func gbrainAugment(r *gbrainRequest, fusion gbrainFusion, intent string, trace map[string]any) []gbrainItem {
+	head := fusion.items
+	if len(head) > gbrainTop {
+		head = head[:gbrainTop]
+	}
 	if !r.graph {
 		trace["graph"] = map[string]any{"seeds": 0, "reached": 0, "added": []any{}}
 		return head
@@ -257,7 +313,7 @@ func gbrainAugment(r *gbrainRequest, head []gbrainItem, intent string, trace map
 	for rank, rc := range reached {
 		pages[rc.Page] = true
 		d := first[rc.Page]
-		share := weight / float64(gbrainK+rank+1)
+		share := weight / (gbrainRrfK + float64(rank)) / fusion.divisor
 		if fusedIDs[d.ID] {
 			raised[d.ID] += share
 			continue
@@ -345,31 +401,27 @@ func opGbrainSearch(in map[string]any) (map[string]any, error) {
 			"graph": r.graph, "tokenBudget": budget, "limit": r.limit},
 		"variants": []any{},
 	}
-	bypass := intent == "temporal"
 	variants := r.variants
 	if !r.expansion {
 		variants = variants[:1]
 	}
-	per := [][]gbrainItem{}
+	per := []gbrainFusion{}
 	for _, v := range variants {
-		per = append(per, gbrainHybrid(r, v, bypass, trace))
+		per = append(per, gbrainHybrid(r, v, intent, trace))
 	}
 	fused := per[0]
 	if len(per) > 1 {
-		lists := []RankedList{}
-		for i, items := range per {
-			cands := make([]Candidate, len(items))
-			for j, it := range items {
+		lists := []gbrainRRFList{}
+		for _, f := range per {
+			cands := make([]Candidate, len(f.items))
+			for j, it := range f.items {
 				cands[j] = it.doc
 			}
-			lists = append(lists, RankedList{fmt.Sprintf("variant:%d", i), 1, cands})
+			lists = append(lists, gbrainRRFList{cands, gbrainRrfK})
 		}
-		fused = gbrainFusedItems(lists)
+		fused = gbrainRRF(lists)
 	}
-	trace["fused"] = len(fused)
-	if len(fused) > gbrainTop {
-		fused = fused[:gbrainTop]
-	}
+	trace["fused"] = len(fused.items)
 	items := gbrainAugment(r, fused, intent, trace)
 	items = gbrainRerankStage(r, items, trace)
 	if r.budget > 0 {

@@ -2,8 +2,9 @@
 GBRAIN-28..40): intent -> expansion -> hybrid (legs, hard excludes, source-aware re-rank,
 RRF) -> top 30 -> graph augment -> reranker -> token budget -> dedup -> results.
 
-It composes the core's RRF (reference/rrf.py) and nothing of the jeffs-brain pipeline: no
-query DSL, no ladder, no fanout, no anchor intent table, no unanimity, no trigram rescue.
+Its RRF is gbrain's own (`rrfFusionWeighted`, GBRAIN-31), not the core's RRF-*; nothing of
+the jeffs-brain pipeline: no query DSL, no ladder, no fanout, no anchor intent table, no
+unanimity, no trigram rescue.
 """
 
 from __future__ import annotations
@@ -13,12 +14,11 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from reference.rrf import DEFAULT_K, RankedList, contribution, fuse
 from reference.types import Candidate
 
 from .augment import walk
 from .links import page_of_path
-from .routing import classify, intent_table
+from .routing import classify, intent_table, leg_ks
 from .search_input import Hit, Leg, SearchInput, Variant, parse_search
 
 JSON = dict[str, Any]
@@ -55,42 +55,83 @@ def rerank_leg(request: SearchInput, hits: Sequence[Hit], bypass: bool) -> list[
     scored = []
     for position, hit in enumerate(kept):
         f = factor(request.boost, hit.doc.path)
-        scored.append((-(hit.score if f is None else hit.score * f), position, hit))
+        score = hit.score if f is None else hit.score * f
+        scored.append((-score, position, Hit(hit.doc, score)))
     return [hit for _, _, hit in sorted(scored, key=lambda t: (t[0], t[1]))]
 
 
-def hybrid(request: SearchInput, variant: Variant, bypass: bool, trace: JSON) -> list[Item]:
-    """GBRAIN-31: each leg re-ranked (GBRAIN-30), then RRF of the two, weights 1, k 60."""
-    lists: list[RankedList] = []
+@dataclass(frozen=True)
+class Fusion:
+    """A fused list and its divisor M, the largest raw sum (GBRAIN-31; 1 when not fused)."""
+
+    items: list[Item]
+    divisor: float
+
+
+def rrf(lists: Sequence[tuple[Sequence[Candidate], float]]) -> Fusion:
+    """GBRAIN-31: gbrain's `rrfFusionWeighted`. The item at rank r (from 0) of a list fused at
+    k adds 1 / (k + r); sums accumulate in list order; each sum is divided by the largest;
+    the order is by score descending, equal scores in first-sighting order (a stable sort)."""
+    sums: dict[str, float] = {}
+    docs: dict[str, Candidate] = {}
+    for docs_of_list, k in lists:
+        for rank, doc in enumerate(docs_of_list):
+            share = 1.0 / (k + rank)
+            if doc.id in sums:
+                sums[doc.id] += share
+            else:
+                sums[doc.id] = share
+                docs[doc.id] = doc
+    if not sums:
+        return Fusion([], 1.0)
+    top = max(sums.values())
+    items = [Item(docs[i], total / top, "fused") for i, total in sums.items()]
+    items.sort(key=lambda item: -item.score)
+    return Fusion(items, top)
+
+
+def hybrid(request: SearchInput, variant: Variant, intent: str, trace: JSON) -> Fusion:
+    """GBRAIN-31: each leg re-ranked (GBRAIN-30), then gbrain's RRF of the two, vector first,
+    each at gbrain's k over the class's leg weight; a failed vector leg leaves the keyword
+    leg with its own (factored) scores, unfused."""
+    bypass = intent == "temporal"
     legs: JSON = {}
+    kept: dict[str, list[Hit] | None] = {}
     for name in ("vector", "keyword"):
         leg = variant.legs.get(name, Leg())
         if leg.error is not None:
             legs[name] = {"error": leg.error}
+            kept[name] = None
             continue
         hits = rerank_leg(request, leg.hits, bypass)
         legs[name] = {"hits": len(hits)}
-        lists.append(RankedList(name, 1.0, tuple(h.doc for h in hits)))
+        kept[name] = hits
     trace["variants"].append({"query": variant.query, "legs": legs})
-    return [Item(f.candidate, f.score, "fused") for f in fuse(lists, DEFAULT_K)]
+    keyword = kept["keyword"] or []
+    vector = kept["vector"]
+    if vector is None:
+        return Fusion([Item(h.doc, h.score, "fused") for h in keyword], 1.0)
+    vector_k, keyword_k = leg_ks(intent)
+    return rrf([(tuple(h.doc for h in vector), vector_k),
+                (tuple(h.doc for h in keyword), keyword_k)])
 
 
-def fused_list(request: SearchInput, bypass: bool, trace: JSON) -> list[Item]:
-    """GBRAIN-31, GBRAIN-32: the query's fused list, or the RRF merge of every variant's."""
+def fused_list(request: SearchInput, intent: str, trace: JSON) -> Fusion:
+    """GBRAIN-31, GBRAIN-32: the query's fused list, or the RRF merge of every variant's at
+    gbrain's k, the query's list first."""
     variants = request.variants if request.expansion else request.variants[:1]
-    per_variant = [hybrid(request, v, bypass, trace) for v in variants]
+    per_variant = [hybrid(request, v, intent, trace) for v in variants]
     if len(per_variant) == 1:
         return per_variant[0]
-    lists = [
-        RankedList(f"variant:{i}", 1.0, tuple(item.doc for item in items))
-        for i, items in enumerate(per_variant)
-    ]
-    return [Item(f.candidate, f.score, "fused") for f in fuse(lists, DEFAULT_K)]
+    k = intent_table().rrf_k
+    return rrf([(tuple(item.doc for item in fusion.items), k) for fusion in per_variant])
 
 
-def augment(request: SearchInput, head: list[Item], intent: str, trace: JSON) -> list[Item]:
+def augment(request: SearchInput, fusion: Fusion, intent: str, trace: JSON) -> list[Item]:
     """GBRAIN-24, GBRAIN-34, GBRAIN-35, GBRAIN-40: walk the stored edges from every page of the
-    top 30; the walk's list is one more ranked list, w/(k + 1 + r) to each page's first document."""
+    top 30; the walk's list is one more ranked list, w / (k + r) / M to each page's first
+    document (M the fused list's divisor)."""
+    head = fusion.items[:TOP]
     if not request.graph:
         trace["graph"] = {"seeds": 0, "reached": 0, "added": []}
         return head
@@ -101,13 +142,14 @@ def augment(request: SearchInput, head: list[Item], intent: str, trace: JSON) ->
     stored = [e for e in request.edges if e.source in first_doc and e.target in first_doc]
     seeds = sorted({page_key(item.doc) for item in head} & set(first_doc))
     reached = walk(stored, seeds, request.walk, request.limit)
-    weight = intent_table().entity_graph_factor if intent == "entity" else 1.0
+    table = intent_table()
+    weight = table.entity_graph_factor if intent == "entity" else 1.0
     raised: dict[str, float] = {}
     added: list[Item] = []
     fused_ids = {item.doc.id for item in head}
     for rank, r in enumerate(reached):
         doc = first_doc[r.page]
-        share = contribution(weight, DEFAULT_K, rank)
+        share = weight / (table.rrf_k + rank) / fusion.divisor
         if doc.id in fused_ids:
             raised[doc.id] = raised.get(doc.id, 0.0) + share
         else:
@@ -194,9 +236,9 @@ def search(request: SearchInput) -> JSON:
                    "limit": request.limit},
         "variants": [],
     }
-    fused = fused_list(request, intent == "temporal", trace)
-    trace["fused"] = len(fused)
-    items = augment(request, fused[:TOP], intent, trace)
+    fusion = fused_list(request, intent, trace)
+    trace["fused"] = len(fusion.items)
+    items = augment(request, fusion, intent, trace)
     items = rerank(request, items, trace)
     items = within_budget(request.token_budget, items, trace)
     if request.dedup:

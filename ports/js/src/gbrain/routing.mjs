@@ -10,12 +10,30 @@ export function intentTable() {
   if (!Array.isArray(doc.classes) || doc.classes.length === 0 || typeof doc.entityGraphFactor !== 'number') {
     throw new Error('hrc-js: profiles/gbrain/intent.json is malformed');
   }
+  const positive = (x) => typeof x === 'number' && x > 0;
+  const rrf = doc.rrf;
+  const names = [...doc.classes.map((c) => c.intent), doc.default];
+  if (!isObjectLike(rrf) || !positive(rrf.k) || !isObjectLike(rrf.weights)
+      || !names.every((n) => isObjectLike(rrf.weights[n]) && positive(rrf.weights[n].vector) && positive(rrf.weights[n].keyword))) {
+    throw new Error('hrc-js: profiles/gbrain/intent.json rrf is malformed');
+  }
   table = {
     classes: doc.classes.map((c) => [c.intent, c.triggers.map((t) => t.split(' '))]),
     fallback: doc.default,
     entityGraphFactor: doc.entityGraphFactor,
+    rrfK: rrf.k,
+    legWeights: rrf.weights,
   };
   return table;
+}
+
+const isObjectLike = (x) => typeof x === 'object' && x !== null && !Array.isArray(x);
+
+// GBRAIN-31: a class's [vector, keyword] k, gbrain's k over the leg's weight (effectiveRrfK).
+export function legKs(intent) {
+  const t = intentTable();
+  const w = t.legWeights[intent];
+  return [t.rrfK / w.vector, t.rrfK / w.keyword];
 }
 
 function contains(query, trigger) {

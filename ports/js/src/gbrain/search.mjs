@@ -5,14 +5,12 @@
 import { invalid } from '../errors.mjs';
 import { loadSpecData } from '../data.mjs';
 import { cpLength } from '../text.mjs';
-import { fuse } from '../rrf.mjs';
 import { candidate, isObject, wholeNumber } from '../validate.mjs';
-import { classify, intentTable } from './routing.mjs';
+import { classify, intentTable, legKs } from './routing.mjs';
 import { extractLinks, pageOfPath } from './links.mjs';
 import { augmentWalk, walkOptions } from './augment.mjs';
 import { edgesFromJson } from './traverse.mjs';
 
-const K = 60;
 const TOP = 30; // GBRAIN-25
 const LEG_NAMES = ['vector', 'keyword'];
 const FIELDS = new Set(['query', 'documents', 'legs', 'variants', 'edges', 'rerank', 'exclude', 'boost', 'dedup',
@@ -160,42 +158,71 @@ export function rerankLeg(req, hits, bypass) {
   if (bypass || req.boost.length === 0) return kept;
   const rows = kept.map((h, pos) => {
     const hit = req.boost.find(([p]) => h.doc.path.startsWith(p));
-    return { h, pos, score: hit ? h.score * hit[1] : h.score };
+    return { pos, hit: { doc: h.doc, score: hit ? h.score * hit[1] : h.score } };
   });
-  rows.sort((a, b) => (b.score - a.score) || (a.pos - b.pos));
-  return rows.map((r) => r.h);
+  rows.sort((a, b) => (b.hit.score - a.hit.score) || (a.pos - b.pos));
+  return rows.map((r) => r.hit);
 }
 
-// GBRAIN-31: each leg re-ranked, then RRF of the two, weights 1, k 60.
-function hybrid(req, variant, bypass, trace) {
-  const lists = [];
+// GBRAIN-31: gbrain's rrfFusionWeighted. Rank r (from 0) of a list fused at k adds 1 / (k + r);
+// sums in list order; each divided by the largest; score descending, ties in first-seen order.
+export function rrf(lists) {
+  const sums = new Map();
+  for (const { docs, k } of lists) {
+    docs.forEach((doc, rank) => {
+      const share = 1 / (k + rank);
+      const seen = sums.get(doc.id);
+      if (seen) seen.score += share;
+      else sums.set(doc.id, { doc, score: share });
+    });
+  }
+  if (sums.size === 0) return { items: [], divisor: 1 };
+  let top = -Infinity;
+  for (const e of sums.values()) if (e.score > top) top = e.score;
+  const items = [...sums.values()].map((e) => ({ doc: e.doc, score: e.score / top, source: 'fused' }));
+  items.sort((a, b) => b.score - a.score);
+  return { items, divisor: top };
+}
+
+// GBRAIN-31: each leg re-ranked, then gbrain's RRF of the two, vector first, at k / the class's
+// leg weight; a failed vector leg leaves the keyword leg's own (factored) scores, unfused.
+function hybrid(req, variant, intent, trace) {
+  const bypass = intent === 'temporal';
   const legs = {};
+  const kept = {};
   for (const name of LEG_NAMES) {
     const leg = variant.legs[name] ?? { hits: [], error: null };
     if (leg.error !== null) {
       legs[name] = { error: leg.error };
+      kept[name] = null;
       continue;
     }
     const hits = rerankLeg(req, leg.hits, bypass);
     legs[name] = { hits: hits.length };
-    lists.push({ name, weight: 1, items: hits.map((h) => h.doc) });
+    kept[name] = hits;
   }
   trace.variants.push({ query: variant.query, legs });
-  return fuse(lists, K).map((f) => ({ doc: f, score: f.score, source: 'fused' }));
+  const keyword = kept.keyword ?? [];
+  if (kept.vector === null) {
+    return { items: keyword.map((h) => ({ doc: h.doc, score: h.score, source: 'fused' })), divisor: 1 };
+  }
+  const [vectorK, keywordK] = legKs(intent);
+  return rrf([{ docs: kept.vector.map((h) => h.doc), k: vectorK }, { docs: keyword.map((h) => h.doc), k: keywordK }]);
 }
 
-// GBRAIN-32: the query's fused list, or the RRF merge of every variant's by rank.
-function fusedList(req, bypass, trace) {
+// GBRAIN-32: the query's fused list, or the RRF merge of every variant's at gbrain's k.
+function fusedList(req, intent, trace) {
   const variants = req.expansion ? req.variants : req.variants.slice(0, 1);
-  const per = variants.map((v) => hybrid(req, v, bypass, trace));
+  const per = variants.map((v) => hybrid(req, v, intent, trace));
   if (per.length === 1) return per[0];
-  const lists = per.map((items, i) => ({ name: `variant:${i}`, weight: 1, items: items.map((it) => it.doc) }));
-  return fuse(lists, K).map((f) => ({ doc: f, score: f.score, source: 'fused' }));
+  const k = intentTable().rrfK;
+  return rrf(per.map((f) => ({ docs: f.items.map((it) => it.doc), k })));
 }
 
 // GBRAIN-24, GBRAIN-34, GBRAIN-35, GBRAIN-40: walk the stored edges from the pages of the top 30;
-// the walk's list is one more ranked list, w/(k + 1 + r) to each reached page's first document.
-function augment(req, head, intent, trace) {
+// the walk's list is one more ranked list, w / (k + r) / M to each reached page's first document.
+function augment(req, fusion, intent, trace) {
+  const head = fusion.items.slice(0, TOP);
   if (!req.graph) {
     trace.graph = { seeds: 0, reached: 0, added: [] };
     return head;
@@ -210,13 +237,14 @@ function augment(req, head, intent, trace) {
   const present = new Set(head.map((it) => pageKey(it.doc)));
   const seeds = [...present].filter((p) => firstDoc.has(p));
   const reached = augmentWalk(stored, seeds, req.walk, req.limit);
-  const weight = intent === 'entity' ? intentTable().entityGraphFactor : 1;
+  const table = intentTable();
+  const weight = intent === 'entity' ? table.entityGraphFactor : 1;
   const fusedIds = new Set(head.map((it) => it.doc.id));
   const raised = new Map();
   const added = [];
   reached.forEach((r, rank) => {
     const doc = firstDoc.get(r.page);
-    const share = weight / (K + rank + 1);
+    const share = weight / (table.rrfK + rank) / fusion.divisor;
     if (fusedIds.has(doc.id)) raised.set(doc.id, (raised.get(doc.id) ?? 0) + share);
     else added.push({ doc, score: share, source: 'graph' });
   });
@@ -284,9 +312,9 @@ export function search(req) {
     bundle: { name: req.bundle, expansion: req.expansion, reranker: req.reranker, graph: req.graph, tokenBudget: req.tokenBudget, limit: req.limit },
     variants: [],
   };
-  const fused = fusedList(req, intent === 'temporal', trace);
-  trace.fused = fused.length;
-  let items = augment(req, fused.slice(0, TOP), intent, trace);
+  const fusion = fusedList(req, intent, trace);
+  trace.fused = fusion.items.length;
+  let items = augment(req, fusion, intent, trace);
   items = rerankStage(req, items, trace);
   items = withinBudget(req.tokenBudget, items, trace);
   if (req.dedup) items = dedup(items, trace);
