@@ -522,6 +522,47 @@ def _budget_code_points() -> None:
 
 
 @mutant(
+    "gbrain-budget-strict",
+    "GBRAIN-37",
+    "no minKeep failsafe: a first item over the budget leaves nothing (packToBudget's strict edge)",
+    seams=("reference.profiles.gbrain.search.within_budget",),
+)
+def _budget_strict() -> None:
+    mod = _search()
+
+    def within_budget(budget: int | None, items: list[Any], trace: dict[str, Any]) -> list[Any]:
+        if budget is None:
+            return items
+        used = kept = 0
+        for item in items:
+            cost = mod.tokens(item.doc)
+            if used + cost > budget:
+                break
+            used, kept = used + cost, kept + 1
+        trace["budget"] = {"limit": budget, "used": used, "dropped": len(items) - kept}
+        return items[:kept]
+
+    swap(mod, "within_budget", within_budget)
+
+
+@mutant(
+    "gbrain-budget-cut-counts-the-whole-title",
+    "GBRAIN-37",
+    "the failsafe cuts only the content and counts the title whole",
+    seams=("reference.profiles.gbrain.search.cut_cost",),
+)
+def _budget_cut_title_whole() -> None:
+    mod = _search()
+
+    def cut_cost(doc: Any, budget: int) -> int:
+        title_tokens = math.ceil(mod.utf16_length(doc.title) / 4)
+        content = min(mod.utf16_length(doc.content), max(0, budget - title_tokens) * 4)
+        return int(title_tokens + math.ceil(content / 4))
+
+    swap(mod, "cut_cost", cut_cost)
+
+
+@mutant(
     "gbrain-balanced-reranker-off",
     "GBRAIN-39",
     "balanced has the reranker off",

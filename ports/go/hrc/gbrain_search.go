@@ -385,6 +385,24 @@ func gbrainTokens(d Candidate) int64 {
 	return units(d.Title) + units(d.Content)
 }
 
+// gbrainCutCost is GBRAIN-37's failsafe: the cost of an item cut to fit, its title to 4 x budget
+// UTF-16 units and its content to what the cut title leaves.
+func gbrainCutCost(d Candidate, budget int64) int64 {
+	title := min(utf16Units(d.Title), 4*budget)
+	titleTokens := (title + 3) / 4
+	content := min(utf16Units(d.Content), max(0, budget-titleTokens)*4)
+	return titleTokens + (content+3)/4
+}
+
+// utf16Units is JavaScript's String.length: the UTF-16 code units of s.
+func utf16Units(s string) int64 {
+	var n int64
+	for _, r := range s {
+		n += int64(utf16.RuneLen(r))
+	}
+	return n
+}
+
 func opGbrainSearch(in map[string]any) (map[string]any, error) {
 	r, err := gbrainParseSearch(in)
 	if err != nil {
@@ -435,8 +453,15 @@ func opGbrainSearch(in map[string]any) (map[string]any, error) {
 			used += cost
 			kept++
 		}
-		trace["budget"] = map[string]any{"limit": r.budget, "used": used, "dropped": len(items) - kept}
-		items = items[:kept]
+		if kept == 0 && len(items) > 0 {
+			// The code's minKeep failsafe: the first item alone, cut to fit.
+			trace["budget"] = map[string]any{"limit": r.budget, "used": gbrainCutCost(items[0].doc, r.budget),
+				"dropped": len(items) - 1, "truncated": true}
+			items = items[:1]
+		} else {
+			trace["budget"] = map[string]any{"limit": r.budget, "used": used, "dropped": len(items) - kept}
+			items = items[:kept]
+		}
 	}
 	if r.dedup {
 		seen := map[string]bool{}

@@ -198,7 +198,8 @@ def tokens(doc: Candidate) -> int:
 
 
 def within_budget(budget: int | None, items: list[Item], trace: JSON) -> list[Item]:
-    """GBRAIN-37: the longest prefix whose tokens fit the budget."""
+    """GBRAIN-37: the longest prefix whose tokens fit the budget; when even the first item does
+    not fit, that item alone, cut to fit (the code's minKeep failsafe)."""
     if budget is None:
         return items
     used = kept = 0
@@ -208,8 +209,21 @@ def within_budget(budget: int | None, items: list[Item], trace: JSON) -> list[It
             break
         used += cost
         kept += 1
+    if kept == 0 and items:
+        trace["budget"] = {"limit": budget, "used": cut_cost(items[0].doc, budget),
+                           "dropped": len(items) - 1, "truncated": True}
+        return items[:1]
     trace["budget"] = {"limit": budget, "used": used, "dropped": len(items) - kept}
     return items[:kept]
+
+
+def cut_cost(doc: Candidate, budget: int) -> int:
+    """GBRAIN-37: the cost of the first item cut to fit: its title to 4 x budget UTF-16 units,
+    its content to what the cut title leaves, 4 units a token."""
+    title = min(utf16_length(doc.title), 4 * budget)
+    title_tokens = math.ceil(title / 4)
+    content = min(utf16_length(doc.content), max(0, budget - title_tokens) * 4)
+    return title_tokens + math.ceil(content / 4)
 
 
 def dedup(items: list[Item], trace: JSON) -> list[Item]:

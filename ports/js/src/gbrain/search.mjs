@@ -287,8 +287,21 @@ function withinBudget(budget, items, trace) {
     used += cost;
     kept += 1;
   }
+  if (kept === 0 && items.length > 0) {
+    // The code's minKeep failsafe: the first item alone, cut to fit.
+    trace.budget = { limit: budget, used: cutCost(items[0].doc, budget), dropped: items.length - 1, truncated: true };
+    return items.slice(0, 1);
+  }
   trace.budget = { limit: budget, used, dropped: items.length - kept };
   return items.slice(0, kept);
+}
+
+// GBRAIN-37: the cost of an item cut to fit: title to 4 x budget units, content to what is left.
+function cutCost(doc, budget) {
+  const title = Math.min((doc.title ?? '').length, 4 * budget);
+  const titleTokens = Math.ceil(title / 4);
+  const content = Math.min((doc.content ?? '').length, Math.max(0, budget - titleTokens) * 4);
+  return titleTokens + Math.ceil(content / 4);
 }
 
 // GBRAIN-17: the first item of each page, in the reranked order.
