@@ -25,6 +25,13 @@ _LABEL_SEP = re.compile(r"[ _\-]+")
 _LINE_END = re.compile(r"\r\n|\r|\n")
 _UP = re.compile(r"(?:\.\./)+")
 _ESCAPED_PIPE_TAIL = re.compile(r"\\+\Z")
+
+
+def _blank_width(ch: str) -> int:
+    """How many spaces a blanked code point becomes (GBRAIN-5: maskRanges, UTF-16 units)."""
+    return 2 if ord(ch) > 0xFFFF else 1
+
+
 __all__ = ["JS_SPACE", "Edge", "extract_links", "page_of_path", "strip_code"]
 
 
@@ -124,7 +131,7 @@ class _Masked:
         a, b = m.span(n)
         src = self.source
         return "".join(
-            " " * utf16_len(src[i]) if self.blank[i] else src[i] for i in range(a, b)
+            " " * _blank_width(src[i]) if self.blank[i] else src[i] for i in range(a, b)
         )
 
 

@@ -90,8 +90,9 @@ def slugify_segment(segment: str) -> str:
 
 
 def slugify_path(path: str) -> str:
-    """GBRAIN-6: the code's `slugifyPath` (sync.ts:602-607): a final `.md` or `.mdx` (any case)
-    cut, `\\` read as `/`, one leading `./` or `/` cut, each segment slugified, empty ones dropped."""
+    """GBRAIN-6: the code's `slugifyPath` (sync.ts:602-607): a final `.md` or `.mdx` (any
+    case) cut, `\\` read as `/`, one leading `./` or `/` cut, each segment slugified, empty
+    segments dropped."""
     lowered = path[-4:].lower()
     if lowered.endswith(".md"):
         path = path[:-3]
