@@ -11,8 +11,9 @@ from reference.data import data_path
 from reference.profiles import discover
 from reference.profiles.gbrain import VERSION
 from reference.profiles.gbrain.augment import WalkOptions, walk, walk_options
-from reference.profiles.gbrain.links import Edge, extract_links, strip_code, target_page
+from reference.profiles.gbrain.links import Edge, extract_links, strip_code
 from reference.profiles.gbrain.ops import op_extract_links, op_traverse
+from reference.profiles.gbrain.slug import decode_uri_component, slugify_path
 from reference.profiles.gbrain.table import link_table
 from reference.profiles.gbrain.traverse import TraverseOptions, clamp_depth, traverse
 from reference.types import InvalidInput
@@ -32,30 +33,34 @@ def test_profile_is_discovered_with_its_chapter_version() -> None:
 
 
 def test_link_table_loads_the_shipped_patterns() -> None:
-    """GBRAIN-1 The patterns come from links.json; the subset adds only [^...], groups, \\t."""
+    """GBRAIN-1 The code's six patterns and the kit's typed one come from links.json."""
     doc = json.loads(data_path("profiles/gbrain/links.json").read_text(encoding="utf-8"))
     table = link_table()
-    assert table.wikilink.pattern == doc["patterns"]["wikilink"]["source"]
+    assert table.generic.regex.pattern == doc["patterns"]["generic"]["source"]
+    assert "\\s" not in table.markdown.regex.pattern  # spelled out as JavaScript's set
+    assert table.markdown.regex.search("[a](people/x\ufeff)") is None
+    assert table.markdown.regex.search("[a](people/x\x85)") is not None
     assert [t for t, _ in table.types] == [
         "founded", "invested_in", "advises", "works_at",
         "founded", "invested_in", "advises", "works_at", "cited", "attended",
     ]
     assert table.window == 240 and "companies" in table.directories
     for pat in doc["patterns"].values():
-        for banned in ("\\S", "\\d", "\\w", "\\B", "(?=", "(?!", "(?<", "*?", "+?", "$"):
+        for banned in ("\\S", "\\d", "\\w", "\\B", "(?=", "(?!", "(?<", "$"):
             assert banned not in pat["source"]
 
 
 def test_output_shape_and_line_ends() -> None:
-    """GBRAIN-2 {page, edges}; CRLF and CR end lines."""
-    out = op_extract_links({"path": "p.md", "markdown": "> **T:** [a](x)\r[b](y)"})
+    """GBRAIN-2 {page, edges}; CR LF and CR end typed lines; no line-end normalisation."""
+    out = op_extract_links({"path": "p.md", "markdown": "> **T:** [a](x/a)\r[b](x/b)"})
     assert out == {
         "page": "p",
         "edges": [
-            {"from": "p", "to": "x", "type": "t"},
-            {"from": "p", "to": "y", "type": "mentions"},
+            {"from": "p", "to": "x/a", "type": "t"},
+            {"from": "p", "to": "x/b", "type": "mentions"},
         ],
     }
+    assert edges("`a\r[b](x/b)`") == []
     with pytest.raises(InvalidInput):
         op_extract_links({"path": "..", "markdown": ""})
 
@@ -76,38 +81,42 @@ def test_code_spans_one_backtick_to_the_next_per_utf16_unit() -> None:
     assert strip_code("a\\`b`") == "a\\   "
 
 
-def test_forms_wikilinks_first_and_images_skipped() -> None:
-    """GBRAIN-5 Wikilinks win over a markdown reading; images give no edge; one nesting level."""
-    assert edges("[[a]](b) ![i](img) [x [y] z](t) [p [q [r]] s](u)") == [
-        ("a", "mentions"), ("t", "mentions")
+def test_forms_are_the_codes_passes() -> None:
+    """GBRAIN-5 Passes 1, 1b, 2a-2c: a first folder segment, sibling .md, listed folders, bare."""
+    page = "[[a]](b) ![i](img/i) [x [y] z](t/u) [n](notes) [s](sib.md) [[wiki:people/q]]"
+    assert edges(page) == [
+        ("a", "mentions"), ("img/i", "mentions"), ("people/q", "mentions"),
+        ("wiki/people/sib", "mentions"),
     ]
 
 
-def test_targets_resolve() -> None:
-    """GBRAIN-6 External, anchors, NFC, .md, relative, root escape."""
-    base = ("wiki", "people")
-    assert target_page("https://x", base) is None
-    assert target_page("#a", base) is None
-    assert target_page("../x.md#h", base) == "wiki/x"
-    assert target_page("e\u0301", base) == "\u00e9"
-    assert target_page("../../../x", base) is None
-    assert target_page("/a//./b", base) == "a/b"
+def test_targets_as_the_code_reads_them() -> None:
+    """GBRAIN-6 ../ from the page's folder, % decoded, slugified bare names, literal slashes."""
+    assert edges("[c](../companies/acme.md) [d](people/a%20b) [e](people/x#h)") == [
+        ("people/a b", "mentions"), ("people/x#h", "mentions"), ("wiki/companies/acme", "mentions"),
+    ]
+    assert edges("[[Caf\u00e9 Menu]] [[Notes/My Page]] [[people/bo\\|Bo]]") == [
+        ("Notes/My Page", "mentions"), ("cafe-menu", "mentions"), ("people/bo", "mentions"),
+    ]
+    assert decode_uri_component("%E2%82") is None and decode_uri_component("%41") == "A"
+    assert slugify_path("./A\\B C.MD") == "a/b-c"
+    assert slugify_path("\u039f\u03a3") == "\u03bf\u03c2"
 
 
 def test_typed_lines_type_every_link() -> None:
     """GBRAIN-7 The label types every link on the line; inference does not run there."""
-    assert edges("> **Invested-in:** founded [[a]] [b](b)") == [
-        ("a", "invested_in"), ("b", "invested_in")
+    assert edges("> **Invested-in:** founded [[a]] [b](x/b)") == [
+        ("a", "invested_in"), ("x/b", "invested_in")
     ]
 
 
 def test_inference_regex_order_in_a_240_unit_window() -> None:
     """GBRAIN-8 The first regex in table order wins over a nearer one; 120 units each side."""
-    assert edges("Bob founded Acme and now advises [B](b).") == [("b", "founded")]
-    assert edges("She works at [A](a), invested in it.") == [("a", "invested_in")]
-    assert edges("founded" + "." * 112 + " [A](a)") == [("a", "mentions")]
-    assert edges("founded" + "." * 111 + " [A](a)") == [("a", "founded")]
-    assert edges("She attended [M](m).") == [("m", "attended")]
+    assert edges("Bob founded Acme and now advises [B](x/b).") == [("x/b", "founded")]
+    assert edges("She works at [A](x/a), invested in it.") == [("x/a", "invested_in")]
+    assert edges("founded" + "." * 112 + " [A](x/a)") == [("x/a", "mentions")]
+    assert edges("founded" + "." * 111 + " [A](x/a)") == [("x/a", "founded")]
+    assert edges("She attended [M](x/m).") == [("x/m", "attended")]
 
 
 def test_links_json_names_the_code_it_carries() -> None:
@@ -123,15 +132,17 @@ def test_links_json_names_the_code_it_carries() -> None:
     assert commit in doc["windowProvenance"] and commit in doc["directoriesProvenance"]
 
 
-def test_edges_unique_sorted_no_self() -> None:
-    """GBRAIN-9 Unique by (to, type), by code point, self links dropped."""
+def test_edges_unique_sorted_self_by_pass() -> None:
+    """GBRAIN-9 Unique by (to, type), by code point; only 1b and 2c drop a self link."""
     far = "\n" + "." * 200 + " She founded"
-    assert edges("[[b]] [[a]] [[a]] [[wiki/people/alice]]" + far + " [[a]].") == [
-        ("a", "mentions"), ("b", "mentions")
+    # [[alice]] is the root page alice; [x](alice.md) is this page and dropped
+    assert edges("[[b]] [[a]] [[a]] [[alice]] [x](alice.md)" + far + " [[a]].") == [
+        ("a", "mentions"), ("alice", "mentions"), ("b", "mentions"),
     ]
-    assert edges("[A](a) [[a]]" + far + " [Ace](a).") == [
-        ("a", "founded"), ("a", "mentions")
+    assert edges("[A](x/a) [[x/a]]" + far + " [Ace](x/a).") == [
+        ("x/a", "founded"), ("x/a", "mentions")
     ]
+    assert edges("[me](wiki/people/alice)") == [("wiki/people/alice", "mentions")]
 
 
 def test_traverse_validates_inputs() -> None:

@@ -36,6 +36,7 @@ from conformance.selftest.broken_ports import (  # noqa: F401  (registers)
     profile_engram_dates,
     profile_engram_per_clause,
     profile_engram_search,
+    profile_gbrain_grammar,
     profile_gbrain_graph,
     profile_gbrain_links,
     profile_gbrain_routing,

@@ -7,7 +7,6 @@ import re
 from dataclasses import replace
 from types import ModuleType
 from typing import Any
-from urllib.parse import unquote
 
 from conformance.selftest.broken_ports.patching import (
     _mod,
@@ -126,10 +125,10 @@ def _gbrain_fence_keeps_line_ends() -> None:
     "gbrain-code-per-code-point",
     "GBRAIN-4",
     "code becomes one space per code point, not per UTF-16 code unit",
-    seams=("reference.profiles.gbrain.links._utf16_len",),
+    seams=("reference.profiles.gbrain.links.utf16_len",),
 )
 def _gbrain_code_per_code_point() -> None:
-    swap(_gbrain("links"), "_utf16_len", len)
+    swap(_gbrain("links"), "utf16_len", len)
 
 
 @mutant(
@@ -146,61 +145,6 @@ def _gbrain_escapes_read() -> None:
         return str(original(re.sub(r"\\[!-/:-@\[-`{-~]", "  ", text)))
 
     swap(links, "strip_code", strip_code)
-
-
-@mutant(
-    "gbrain-markdown-on-unmasked-line",
-    "GBRAIN-5",
-    "the markdown pattern also runs over wikilinks, so [[a]](b) links to b as well",
-    seams=("reference.profiles.gbrain.links.link_spans",),
-)
-def _gbrain_unmasked() -> None:
-    links = _gbrain("links")
-
-    def link_spans(line: str, table: Any) -> list[Any]:
-        spans = [
-            links._Span(m.start(), m.end(), m.group(table.wikilink_group))
-            for m in table.wikilink.finditer(line)
-        ]
-        for m in table.markdown.finditer(line):
-            if m.start() > 0 and line[m.start() - 1] == "!":
-                continue
-            spans.append(links._Span(m.start(), m.end(), m.group(table.markdown_group)))
-        return sorted(spans, key=lambda s: s.start)
-
-    swap(links, "link_spans", link_spans)
-
-
-@mutant(
-    "gbrain-relative-from-root",
-    "GBRAIN-6",
-    "./ and ../ resolve from the root, not the page",
-    seams=("reference.profiles.gbrain.links.resolve",),
-)
-def _gbrain_relative() -> None:
-    links = _gbrain("links")
-    original = links.resolve
-
-    def resolve(target: str, base: tuple[str, ...]) -> Any:
-        return original(target, ())
-
-    swap(links, "resolve", resolve)
-
-
-@mutant(
-    "gbrain-anchor-kept",
-    "GBRAIN-6",
-    "the #anchor stays part of the target",
-    seams=("reference.profiles.gbrain.links.target_page",),
-)
-def _gbrain_anchor() -> None:
-    links = _gbrain("links")
-    original = links.target_page
-
-    def target_page(target: str, base: tuple[str, ...]) -> Any:
-        return original(target.replace("#", "%23"), base)
-
-    swap(links, "target_page", target_page)
 
 
 @mutant(
@@ -233,7 +177,7 @@ def _gbrain_window_code_points() -> None:
         if at < 0:
             return fallback
         cut = markdown[max(0, at - window // 2) : at + window // 2]
-        return str(links._JS_SPACE_RUN.sub(" ", cut).strip(links.JS_SPACE))
+        return str(links.js_trim(links.js_space_collapse(cut)))
 
     swap(links, "context_of", context_of)
 
@@ -257,19 +201,17 @@ def _gbrain_context_stripped() -> None:
 @mutant(
     "gbrain-wikilink-looked-up-by-text",
     "GBRAIN-8",
-    "every wikilink is looked up by its text, listed directory or not",
-    seams=("reference.profiles.gbrain.links._wikilink_name",),
+    "every wikilink is looked up by its text, pass 2c's by its text too instead of its target",
+    seams=("reference.profiles.gbrain.links.entity_refs",),
 )
 def _gbrain_wikilink_by_text() -> None:
     links = _gbrain("links")
-    original = links._wikilink_name
+    original = links.entity_refs
 
-    def wikilink_name(target: str, text: str | None, table: Any) -> tuple[str, str]:
-        _, name = original(target, text, table)
-        return name, name
+    def entity_refs(stripped: str, page: str, table: Any) -> list[Any]:
+        return [replace(r, lookup=r.fallback) for r in original(stripped, page, table)]
 
-    swap(links, "_wikilink_name", wikilink_name)
-
+    swap(links, "entity_refs", entity_refs)
 
 @mutant(
     "gbrain-types-unicode-fold",
@@ -291,10 +233,10 @@ def _gbrain_unicode_fold() -> None:
     "gbrain-python-white-space",
     "GBRAIN-8",
     "the window's white space is Python's str \\s, not JavaScript's",
-    seams=("reference.profiles.gbrain.links._JS_SPACE_RUN",),
+    seams=("reference.profiles.gbrain.links.js_space_collapse",),
 )
 def _gbrain_python_space() -> None:
-    swap(_gbrain("links"), "_JS_SPACE_RUN", re.compile(r"\s+"))
+    swap(_gbrain("links"), "js_space_collapse", lambda text: re.sub(r"\s+", " ", text))
 
 
 @mutant(
@@ -371,42 +313,3 @@ def _gbrain_types_sorted() -> None:
     swap(table, "link_table", link_table)
 
 
-@mutant(
-    "gbrain-lone-cr-kept",
-    "GBRAIN-2",
-    "only CRLF is normalised: a lone CR stays inside the line instead of ending it",
-    seams=("reference.profiles.gbrain.links.extract_links",),
-)
-def _gbrain_lone_cr() -> None:
-    links = _gbrain("links")
-    original = links.extract_links
-    # A character the reference treats exactly as it treats a CR inside a line (no pattern,
-    # word, sentence or fence rule names either), mapped back to CR in the edges.
-    stand_in = "\x00"
-
-    def extract_links(path: str, markdown: str) -> Any:
-        text = markdown.replace("\r\n", "\n").replace("\r", stand_in)
-        page, edges = original(path, text)
-        back = [
-            replace(e, target=e.target.replace(stand_in, "\r"), type=e.type.replace(stand_in, "\r"))
-            for e in edges
-        ]
-        return page, back
-
-    swap(links, "extract_links", extract_links)
-
-
-@mutant(
-    "gbrain-target-percent-decoded",
-    "GBRAIN-6",
-    "link targets are percent-decoded like URLs (my%20page becomes my page)",
-    seams=("reference.profiles.gbrain.links.target_page",),
-)
-def _gbrain_percent_decoded() -> None:
-    links = _gbrain("links")
-    original = links.target_page
-
-    def target_page(target: str, base: tuple[str, ...]) -> Any:
-        return original(unquote(target), base)
-
-    swap(links, "target_page", target_page)

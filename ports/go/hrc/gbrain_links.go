@@ -1,7 +1,8 @@
 package hrc
 
 // Profile gbrain: zero-LLM link extraction and link-type inference
-// (spec/profiles/gbrain.md GBRAIN-1..9). Offsets are byte offsets of one blanked line; the
+// (spec/profiles/gbrain.md GBRAIN-1..9). Offsets are byte offsets of the code-stripped text;
+// blanking keeps byte offsets and a group read back counts one space per UTF-16 code unit; the
 // inference window (GBRAIN-8) counts UTF-16 code units of the markdown as given.
 
 import (
@@ -10,6 +11,7 @@ import (
 	"sort"
 	"strings"
 	"unicode/utf16"
+	"unicode/utf8"
 
 	"golang.org/x/text/unicode/norm"
 )
@@ -22,14 +24,20 @@ type gbrainType struct {
 	fold bool // flag i: read as JavaScript without u, ASCII letters only
 }
 
+type gbrainPattern struct {
+	re           *regexp.Regexp
+	target, text int
+}
+
 type gbrainLinkTable struct {
-	wikilink, markdown, typed                *regexp.Regexp
-	wikilinkGroup, markdownGroup, typedGroup int
-	wikilinkText, markdownText               int
-	window                                   int
-	defaultType                              string
-	types                                    []gbrainType
-	directories                              map[string]bool
+	// the code's passes (GBRAIN-5): ENTITY_REF_RE, SAME_DIR_MD_RE, QUALIFIED_WIKILINK_RE,
+	// WIKILINK_RE, MARKDOWN_LABEL_WIKILINK_RE, WIKILINK_GENERIC_RE
+	markdown, sameDir, qualified, wikilink, labelWikilink, generic gbrainPattern
+	typed                                                          *regexp.Regexp
+	typedGroup                                                     int
+	window                                                         int
+	defaultType                                                    string
+	types                                                          []gbrainType
 }
 
 var gbrainTable *gbrainLinkTable
@@ -44,13 +52,16 @@ func loadGbrain() error {
 	}
 	var doc struct {
 		Patterns struct {
-			Wikilink pat `json:"wikilink"`
-			Markdown pat `json:"markdown"`
-			Typed    pat `json:"typed"`
+			Markdown      pat `json:"markdown"`
+			SameDir       pat `json:"sameDir"`
+			Qualified     pat `json:"qualified"`
+			Wikilink      pat `json:"wikilink"`
+			LabelWikilink pat `json:"labelWikilink"`
+			Generic       pat `json:"generic"`
+			Typed         pat `json:"typed"`
 		} `json:"patterns"`
-		Window      int      `json:"window"`
-		DefaultType string   `json:"defaultType"`
-		Directories []string `json:"directories"`
+		Window      int    `json:"window"`
+		DefaultType string `json:"defaultType"`
 		Types       []struct {
 			Type   string `json:"type"`
 			Source string `json:"source"`
@@ -61,19 +72,20 @@ func loadGbrain() error {
 		return err
 	}
 	t := &gbrainLinkTable{window: doc.Window, defaultType: doc.DefaultType,
-		wikilinkGroup: doc.Patterns.Wikilink.Target, markdownGroup: doc.Patterns.Markdown.Target,
-		typedGroup: doc.Patterns.Typed.Label, wikilinkText: doc.Patterns.Wikilink.Text,
-		markdownText: doc.Patterns.Markdown.Text, directories: map[string]bool{}}
-	for _, d := range doc.Directories {
-		t.directories[d] = true
+		typedGroup: doc.Patterns.Typed.Label}
+	for _, x := range []struct {
+		dst *gbrainPattern
+		src pat
+	}{{&t.markdown, doc.Patterns.Markdown}, {&t.sameDir, doc.Patterns.SameDir},
+		{&t.qualified, doc.Patterns.Qualified}, {&t.wikilink, doc.Patterns.Wikilink},
+		{&t.labelWikilink, doc.Patterns.LabelWikilink}, {&t.generic, doc.Patterns.Generic}} {
+		re, err := gbrainLinkRegex(x.src.Source)
+		if err != nil {
+			return err
+		}
+		*x.dst = gbrainPattern{re, x.src.Target, x.src.Text}
 	}
 	var err error
-	if t.wikilink, err = regexp.Compile(doc.Patterns.Wikilink.Source); err != nil {
-		return err
-	}
-	if t.markdown, err = regexp.Compile(doc.Patterns.Markdown.Source); err != nil {
-		return err
-	}
 	if t.typed, err = regexp.Compile(doc.Patterns.Typed.Source); err != nil {
 		return err
 	}
@@ -113,7 +125,7 @@ func gbrainUTF16Len(s string) int {
 }
 
 // gbrainStripCode is GBRAIN-3 and GBRAIN-4, gbrain's stripCodeBlocks on the whole text: from ```
-// to the next ``` anywhere (or the end), and from one backtick to the next with no line end
+// to the next ``` anywhere (or the end), and from one backtick to the next with no LF
 // between, the span becomes one space per UTF-16 code unit; any other backtick stays.
 func gbrainStripCode(text string) string {
 	if !strings.Contains(text, "`") {
@@ -177,68 +189,138 @@ func gbrainResolve(target string, base []string) (string, bool) {
 	return strings.Join(segs, "/"), true
 }
 
-var gbrainExternal = regexp.MustCompile(`^[A-Za-z][A-Za-z0-9+.\-]*:`)
-
-// gbrainTargetPage is GBRAIN-6.
-func gbrainTargetPage(target string, base []string) (string, bool) {
-	if gbrainExternal.MatchString(target) || strings.HasPrefix(target, "//") {
-		return "", false
-	}
-	if h := strings.IndexByte(target, '#'); h >= 0 {
-		target = target[:h]
-	}
-	return gbrainResolve(target, base)
-}
-
-type gbrainSpan struct {
-	start            int
+type gbrainRef struct {
+	start            int // where the match starts in the stripped text (its typed line, GBRAIN-7)
 	target           string
 	lookup, fallback string // GBRAIN-8: the text the code looks the link up by, and its fallback
 }
 
-// gbrainWikilinkName is GBRAIN-8's lookup of a wikilink (the code's pass 2b: its text; 2c: its target).
-func gbrainWikilinkName(target, text string, t *gbrainLinkTable) (string, string) {
-	head, _, _ := strings.Cut(target, "#")
-	slug := strings.TrimRight(strings.Trim(head, gbrainJSSpace), "\\")
-	slug = strings.TrimSuffix(slug, ".md")
-	name := slug
-	if text != "" {
-		name = strings.Trim(text, gbrainJSSpace)
-	}
-	dir, after, found := strings.Cut(head, "/")
-	if found && t.directories[dir] && after != "" {
-		return name, name
-	}
-	return slug, name
+// gbrainMasked is the stripped text with ranges blanked (the code's maskRanges), same byte
+// offsets; group reads a span back with one space per UTF-16 unit of what it blanked.
+type gbrainMasked struct {
+	src   string
+	blank []bool
+	text  string
 }
 
-// gbrainSpans is GBRAIN-5: wikilinks, then markdown links on the line with wikilinks blanked.
-func gbrainSpans(line string, t *gbrainLinkTable) []gbrainSpan {
-	var spans []gbrainSpan
-	rest := []byte(line)
-	for _, m := range t.wikilink.FindAllStringSubmatchIndex(line, -1) {
-		g, x := 2*t.wikilinkGroup, 2*t.wikilinkText
-		target, text := line[m[g]:m[g+1]], ""
-		if m[x] >= 0 {
-			text = line[m[x]:m[x+1]]
-		}
-		lookup, fallback := gbrainWikilinkName(target, text, t)
-		spans = append(spans, gbrainSpan{m[0], target, lookup, fallback})
-		for i := m[0]; i < m[1]; i++ {
-			rest[i] = ' '
+func gbrainMask(src string, ranges [][2]int) gbrainMasked {
+	m := gbrainMasked{src: src, blank: make([]bool, len(src))}
+	b := []byte(src)
+	for _, r := range ranges {
+		for i := r[0]; i < r[1]; i++ {
+			m.blank[i] = true
+			b[i] = ' '
 		}
 	}
-	r := string(rest)
-	for _, m := range t.markdown.FindAllStringSubmatchIndex(r, -1) {
-		if m[0] > 0 && r[m[0]-1] == '!' {
+	m.text = string(b)
+	return m
+}
+
+func (m gbrainMasked) group(loc []int, n int) (string, bool) {
+	if n <= 0 || loc[2*n] < 0 {
+		return "", false
+	}
+	var b strings.Builder
+	for i := loc[2*n]; i < loc[2*n+1]; {
+		r, size := utf8.DecodeRuneInString(m.src[i:])
+		if m.blank[i] {
+			b.WriteString(strings.Repeat(" ", gbrainUTF16Len(m.src[i:i+size])))
+		} else {
+			b.WriteString(m.src[i : i+size])
+		}
+		_ = r
+		i += size
+	}
+	return b.String(), true
+}
+
+// gbrainWikilinkSlug is GBRAIN-6 for a wikilink target: trimmed, trailing backslashes cut,
+// skipped when empty or holding :// (pass 2c: any :), a final .md cut.
+func gbrainWikilinkSlug(raw string, generic bool) (string, bool) {
+	slug := strings.TrimRight(strings.Trim(raw, gbrainJSSpace), `\`)
+	if slug == "" || strings.Contains(slug, "://") || (generic && strings.Contains(slug, ":")) {
+		return "", false
+	}
+	return strings.TrimSuffix(slug, ".md"), true
+}
+
+// gbrainUpLevels is GBRAIN-6, the code's resolveRelativeSlug.
+func gbrainUpLevels(folders []string, target string, up int) string {
+	if up <= 0 {
+		return target
+	}
+	keep := max(0, len(folders)-up)
+	return strings.Join(append(append([]string{}, folders[:keep]...), target), "/")
+}
+
+// gbrainRefs is GBRAIN-5 and GBRAIN-6: the code's passes 1, 1b, 2a, 2b, 2c.
+func gbrainRefs(stripped, page string, t *gbrainLinkTable) []gbrainRef {
+	var refs []gbrainRef
+	parts := strings.Split(page, "/")
+	folders := parts[:len(parts)-1]
+	plain := gbrainMask(stripped, nil)
+	var mdRanges, wikiRanges [][2]int
+	for _, loc := range t.markdown.re.FindAllStringSubmatchIndex(stripped, -1) {
+		name, _ := plain.group(loc, t.markdown.text)
+		raw := stripped[loc[2*t.markdown.text+1]+2 : loc[1]-1]
+		up := 0
+		for strings.HasPrefix(raw[3*up:], "../") {
+			up++
+		}
+		full, _ := plain.group(loc, t.markdown.target)
+		refs = append(refs, gbrainRef{loc[0], gbrainUpLevels(folders, gbrainPercentDecoded(full), up), name, name})
+		mdRanges = append(mdRanges, [2]int{loc[0], loc[1]})
+	}
+	for _, loc := range t.sameDir.re.FindAllStringSubmatchIndex(stripped, -1) {
+		name, _ := plain.group(loc, t.sameDir.text)
+		leaf, _ := plain.group(loc, t.sameDir.target)
+		mdRanges = append(mdRanges, [2]int{loc[0], loc[1]})
+		target := gbrainSlugifyPath(strings.Join(append(append([]string{}, folders...), gbrainPercentDecoded(leaf)), "/"))
+		if target != "" && target != page {
+			refs = append(refs, gbrainRef{loc[0], target, name, name})
+		}
+	}
+	for _, p := range []gbrainPattern{t.qualified, t.wikilink} {
+		view := gbrainMask(stripped, wikiRanges)
+		for _, loc := range p.re.FindAllStringSubmatchIndex(view.text, -1) {
+			raw, _ := view.group(loc, p.target)
+			slug, ok := gbrainWikilinkSlug(raw, false)
+			if !ok {
+				continue
+			}
+			text, _ := view.group(loc, p.text)
+			if text == "" {
+				text = slug
+			}
+			name := strings.Trim(text, gbrainJSSpace)
+			refs = append(refs, gbrainRef{loc[0], slug, name, name})
+			wikiRanges = append(wikiRanges, [2]int{loc[0], loc[1]})
+		}
+	}
+	ranges := append(append([][2]int{}, mdRanges...), wikiRanges...)
+	for _, loc := range t.labelWikilink.re.FindAllStringIndex(stripped, -1) {
+		ranges = append(ranges, [2]int{loc[0], loc[1]})
+	}
+	view := gbrainMask(stripped, ranges)
+	for _, loc := range t.generic.re.FindAllStringSubmatchIndex(view.text, -1) {
+		raw, _ := view.group(loc, t.generic.target)
+		slug, ok := gbrainWikilinkSlug(raw, true)
+		if !ok {
 			continue
 		}
-		g, x := 2*t.markdownGroup, 2*t.markdownText
-		name := r[m[x]:m[x+1]]
-		spans = append(spans, gbrainSpan{m[0], r[m[g]:m[g+1]], name, name})
+		text, _ := view.group(loc, t.generic.text)
+		if text == "" {
+			text = slug
+		}
+		target := slug
+		if !strings.Contains(slug, "/") {
+			target = gbrainSlugifyPath(slug)
+		}
+		if target != "" && target != page {
+			refs = append(refs, gbrainRef{loc[0], target, slug, strings.Trim(text, gbrainJSSpace)})
+		}
 	}
-	sort.SliceStable(spans, func(i, j int) bool { return spans[i].start < spans[j].start })
-	return spans
+	return refs
 }
 
 // gbrainJSSpace is JavaScript's white space and line terminators (\s, String.prototype.trim).
@@ -309,6 +391,8 @@ func (e GbrainEdge) toJSON() map[string]any {
 	return map[string]any{"from": e.From, "to": e.To, "type": e.Type}
 }
 
+var gbrainLineEnd = regexp.MustCompile("\r\n|\r|\n")
+
 // GbrainExtract is GBRAIN-2..9; ok is false when path names no page.
 func GbrainExtract(path, markdown string) (string, []GbrainEdge, bool) {
 	t := gbrainTable
@@ -316,10 +400,25 @@ func GbrainExtract(path, markdown string) (string, []GbrainEdge, bool) {
 	if !ok {
 		return "", nil, false
 	}
-	parts := strings.Split(page, "/")
-	base := parts[:len(parts)-1]
-	md := strings.ReplaceAll(strings.ReplaceAll(markdown, "\r\n", "\n"), "\r", "\n")
-	lines := strings.Split(gbrainStripCode(md), "\n")
+	stripped := gbrainStripCode(markdown)
+	if !strings.Contains(stripped, "[") {
+		return page, nil, true
+	}
+	// GBRAIN-7: each line of the stripped text (ends LF, CR LF, CR) and its label
+	var starts []int
+	var labels []string
+	at := 0
+	for _, loc := range append(gbrainLineEnd.FindAllStringIndex(stripped, -1), nil) {
+		end := len(stripped)
+		if loc != nil {
+			end = loc[0]
+		}
+		label, _ := gbrainTypedLabel(stripped[at:end], t)
+		starts, labels = append(starts, at), append(labels, label)
+		if loc != nil {
+			at = loc[1]
+		}
+	}
 	seen := map[[2]string]bool{}
 	types := map[[2]string]string{}
 	var u16 []uint16
@@ -330,29 +429,21 @@ func GbrainExtract(path, markdown string) (string, []GbrainEdge, bool) {
 		return u16
 	}
 	var edges []GbrainEdge
-	for _, blanked := range lines {
-		spans := gbrainSpans(blanked, t)
-		label, typed := gbrainTypedLabel(blanked, t)
-		for _, s := range spans {
-			to, ok := gbrainTargetPage(s.target, base)
-			if !ok || to == page {
-				continue
+	for _, ref := range gbrainRefs(stripped, page, t) {
+		ty := labels[sort.SearchInts(starts, ref.start+1)-1]
+		if ty == "" {
+			key := [2]string{ref.lookup, ref.fallback}
+			got, done := types[key]
+			if !done {
+				got = gbrainInfer(gbrainContext(markdown, units, ref.lookup, ref.fallback, t.window), t)
+				types[key] = got
 			}
-			ty := label
-			if !typed {
-				key := [2]string{s.lookup, s.fallback}
-				got, done := types[key]
-				if !done {
-					got = gbrainInfer(gbrainContext(markdown, units, s.lookup, s.fallback, t.window), t)
-					types[key] = got
-				}
-				ty = got
-			}
-			key := [2]string{to, ty}
-			if !seen[key] {
-				seen[key] = true
-				edges = append(edges, GbrainEdge{page, to, ty})
-			}
+			ty = got
+		}
+		key := [2]string{ref.target, ty}
+		if !seen[key] {
+			seen[key] = true
+			edges = append(edges, GbrainEdge{page, ref.target, ty})
 		}
 	}
 	sort.Slice(edges, func(i, j int) bool {

@@ -3,24 +3,36 @@
 from __future__ import annotations
 
 import re
+from bisect import bisect_right
 from dataclasses import dataclass
 
 from reference.text import nfc
 
-from .table import LinkTable, link_table
-
-_EXTERNAL = re.compile(r"[A-Za-z][A-Za-z0-9+.\-]*:")
-_ASCII_LOWER = str.maketrans("ABCDEFGHIJKLMNOPQRSTUVWXYZ", "abcdefghijklmnopqrstuvwxyz")
-#: JavaScript's white space and line terminators (`\s`, `String.prototype.trim`).
-JS_SPACE = (
-    "\t\n\v\f\r \u00a0\u1680"
-    + "".join(chr(c) for c in range(0x2000, 0x200B))
-    + "\u2028\u2029\u202f\u205f\u3000\ufeff"
+from .slug import (
+    JS_SPACE,
+    js_space_collapse,
+    js_trim,
+    percent_decoded,
+    slugify_path,
+    utf16_len,
 )
-_JS_SPACE_RUN = re.compile("[" + JS_SPACE + "]+")
+from .table import LinkTable, Pattern, link_table
+
+_ASCII_LOWER = str.maketrans("ABCDEFGHIJKLMNOPQRSTUVWXYZ", "abcdefghijklmnopqrstuvwxyz")
 #: what JavaScript's `.` does not match beyond LF becomes LF, which Python's `.` skips
 _JS_LINE_ENDS = str.maketrans({"\r": "\n", "\u2028": "\n", "\u2029": "\n"})
 _LABEL_SEP = re.compile(r"[ _\-]+")
+_LINE_END = re.compile(r"\r\n|\r|\n")
+_UP = re.compile(r"(?:\.\./)+")
+_ESCAPED_PIPE_TAIL = re.compile(r"\\+\Z")
+
+
+def _blank_width(ch: str) -> int:
+    """How many spaces a blanked code point becomes (GBRAIN-5: maskRanges, UTF-16 units)."""
+    return 2 if ord(ch) > 0xFFFF else 1
+
+
+__all__ = ["JS_SPACE", "Edge", "extract_links", "page_of_path", "strip_code"]
 
 
 @dataclass(frozen=True)
@@ -35,17 +47,12 @@ class Edge:
         return {"from": self.source, "to": self.target, "type": self.type}
 
 
-def _utf16_len(text: str) -> int:
-    """Length of `text` in UTF-16 code units (a code point above U+FFFF counts two)."""
-    return len(text) + sum(1 for ch in text if ord(ch) > 0xFFFF)
-
-
 def strip_code(text: str) -> str:
-    """GBRAIN-3, GBRAIN-4: gbrain's `stripCodeBlocks` on the whole (line-end normalised) text.
+    """GBRAIN-3, GBRAIN-4: gbrain's `stripCodeBlocks` on the whole text as given.
 
     From a ``` to the next ``` anywhere (to the end when none follows), and from one backtick to
-    the next when no line end lies between, the span becomes one space per UTF-16 code unit,
-    line ends inside a fence included. Any other backtick stays.
+    the next when no LF lies between, the span becomes one space per UTF-16 code unit, line
+    ends inside a fence included. Any other backtick stays.
     """
     if "`" not in text:
         return text
@@ -61,7 +68,7 @@ def strip_code(text: str) -> str:
         if text.startswith("```", i):
             end = text.find("```", i + 3)
             stop = n if end < 0 else end + 3
-            out.append(" " * _utf16_len(text[i:stop]))
+            out.append(" " * utf16_len(text[i:stop]))
             i = stop
             continue
         end = text.find("`", i + 1)
@@ -69,13 +76,13 @@ def strip_code(text: str) -> str:
             out.append("`")
             i += 1
             continue
-        out.append(" " * _utf16_len(text[i : end + 1]))
+        out.append(" " * utf16_len(text[i : end + 1]))
         i = end + 1
     return "".join(out)
 
 
 def resolve(target: str, base: tuple[str, ...]) -> str | None:
-    """GBRAIN-6 steps 3-6: NFC, `.md` cut, relative to `base` for ./ and ../, segments."""
+    """GBRAIN-2: the page id of a `path`: NFC, `.md` cut, `.`/`..` segments (kit, G4)."""
     target = nfc(target)
     if target.endswith(".md"):
         target = target[:-3]
@@ -92,61 +99,107 @@ def resolve(target: str, base: tuple[str, ...]) -> str | None:
     return "/".join(segments) or None
 
 
-def target_page(target: str, base: tuple[str, ...]) -> str | None:
-    """GBRAIN-6: the page id a link target names, or None (external, in-page, outside root)."""
-    if _EXTERNAL.match(target) or target.startswith("//"):
-        return None
-    hash_at = target.find("#")
-    if hash_at >= 0:
-        target = target[:hash_at]
-    return resolve(target, base)
-
-
 @dataclass(frozen=True)
-class _Span:
+class Ref:
+    """One link gbrain's passes find (GBRAIN-5, GBRAIN-6)."""
+
+    #: where the match starts in the code-stripped text (its typed line, GBRAIN-7)
     start: int
-    end: int
+    #: the page id it links to
     target: str
     #: the text gbrain's code looks the link up by on the page, and its fallback (GBRAIN-8)
     lookup: str
     fallback: str
 
 
-def _js_trim(text: str) -> str:
-    return text.strip(JS_SPACE)
+class _Masked:
+    """The stripped text with ranges blanked (the code's `maskRanges`), same offsets.
+
+    A blanked code point is one space here; a group read back through `group` has one space
+    per UTF-16 code unit of what it blanked, as the code's JavaScript string has."""
+
+    def __init__(self, text: str, ranges: list[tuple[int, int]]) -> None:
+        self.source = text
+        self.blank = bytearray(len(text))
+        for start, end in ranges:
+            self.blank[start:end] = b"\x01" * (end - start)
+        self.text = "".join(" " if self.blank[i] else ch for i, ch in enumerate(text))
+
+    def group(self, m: re.Match[str], n: int) -> str | None:
+        if m.group(n) is None:
+            return None
+        a, b = m.span(n)
+        src = self.source
+        return "".join(
+            " " * _blank_width(src[i]) if self.blank[i] else src[i] for i in range(a, b)
+        )
 
 
-def _wikilink_name(target: str, text: str | None, table: LinkTable) -> tuple[str, str]:
-    """GBRAIN-8: (lookup, fallback) of a wikilink, as the code's passes 2b and 2c name it."""
-    head = target.split("#", 1)[0]
-    slug = _js_trim(head).rstrip("\\")
-    if slug.endswith(".md"):
-        slug = slug[:-3]
-    name = _js_trim(text) if text else slug
-    listed = "/" in head and head.split("/", 1)[0] in table.directories and head.split("/", 1)[1]
-    return (name, name) if listed else (slug, name)
+def _wikilink_slug(raw: str, *, generic: bool) -> str | None:
+    """GBRAIN-6: a wikilink target as the code reads it: trimmed, a trailing run of `\\` cut
+    (the escaped-pipe tail), nothing when empty, `://` (or, pass 2c, any `:`), `.md` cut."""
+    slug = _ESCAPED_PIPE_TAIL.sub("", js_trim(raw))
+    if not slug or "://" in slug or (generic and ":" in slug):
+        return None
+    return slug[:-3] if slug.endswith(".md") else slug
 
 
-def link_spans(line: str, table: LinkTable) -> list[_Span]:
-    """GBRAIN-5: wikilinks first, then markdown links on the line with wikilinks blanked."""
-    spans: list[_Span] = []
-    masked = list(line)
-    for m in table.wikilink.finditer(line):
-        target = m.group(table.wikilink_group)
-        lookup, fallback = _wikilink_name(target, m.group(table.wikilink_text), table)
-        spans.append(_Span(m.start(), m.end(), target, lookup, fallback))
-        masked[m.start() : m.end()] = " " * (m.end() - m.start())
-    rest = "".join(masked)
-    for m in table.markdown.finditer(rest):
-        if m.start() > 0 and rest[m.start() - 1] == "!":
+def _up_levels(page: str, target: str, up: int) -> str:
+    """GBRAIN-6: the code's resolveRelativeSlug: `up` folders above the page's folder."""
+    if up <= 0:
+        return target
+    folders = page.split("/")[:-1]
+    return "/".join([*folders[: max(0, len(folders) - up)], target])
+
+
+def _matches(pattern: Pattern, text: str) -> list[re.Match[str]]:
+    return list(pattern.regex.finditer(text))
+
+
+def entity_refs(stripped: str, page: str, table: LinkTable) -> list[Ref]:
+    """GBRAIN-5, GBRAIN-6: gbrain's passes 1, 1b, 2a, 2b and 2c over the code-stripped text."""
+    refs: list[Ref] = []
+    folders = page.split("/")[:-1]
+    markdown_ranges: list[tuple[int, int]] = []
+    for m in _matches(table.markdown, stripped):  # pass 1
+        name = m.group(table.markdown.text)
+        raw_target = stripped[m.end(table.markdown.text) + 2 : m.end() - 1]
+        up = _UP.match(raw_target)
+        full = percent_decoded(m.group(table.markdown.target))
+        target = _up_levels(page, full, len(up.group(0)) // 3 if up else 0)
+        refs.append(Ref(m.start(), target, name, name))
+        markdown_ranges.append(m.span())
+    for m in _matches(table.same_dir, stripped):  # pass 1b
+        name = m.group(table.same_dir.text)
+        leaf = percent_decoded(m.group(table.same_dir.target))
+        markdown_ranges.append(m.span())
+        target = slugify_path("/".join([*folders, leaf]))
+        if target and target != page:
+            refs.append(Ref(m.start(), target, name, name))
+    wiki_ranges: list[tuple[int, int]] = []
+    for pattern, masked in (
+        (table.qualified, _Masked(stripped, [])),  # pass 2a
+        (table.wikilink, None),  # pass 2b, on the text with 2a's matches blanked
+    ):
+        view = masked if masked is not None else _Masked(stripped, list(wiki_ranges))
+        for m in _matches(pattern, view.text):
+            slug = _wikilink_slug(view.group(m, pattern.target) or "", generic=False)
+            if slug is None:
+                continue
+            name = js_trim(view.group(m, pattern.text) or slug)
+            refs.append(Ref(m.start(), slug, name, name))
+            wiki_ranges.append(m.span())
+    label_ranges = [m.span() for m in _matches(table.label_wikilink, stripped)]
+    view = _Masked(stripped, markdown_ranges + wiki_ranges + label_ranges)
+    for m in _matches(table.generic, view.text):  # pass 2c
+        slug = _wikilink_slug(view.group(m, table.generic.target) or "", generic=True)
+        if slug is None:
             continue
-        name = m.group(table.markdown_text)
-        spans.append(_Span(m.start(), m.end(), m.group(table.markdown_group), name, name))
-    return sorted(spans, key=lambda s: s.start)
-
-
-def _utf16(text: str) -> bytes:
-    return text.encode("utf-16-le", "surrogatepass")
+        name = js_trim(view.group(m, table.generic.text) or slug)
+        target = slug if "/" in slug else slugify_path(slug)
+        if target and target != page:
+            refs.append(Ref(m.start(), target, slug, name))
+    return refs
 
 
 def context_of(markdown: str, name: str, fallback: str, window: int) -> str:
@@ -163,7 +216,11 @@ def context_of(markdown: str, name: str, fallback: str, window: int) -> str:
     half = window // 2
     start, end = max(0, idx - half), min(len(units) // 2, idx + half)
     cut = units[2 * start : 2 * end].decode("utf-16-le", "replace")
-    return _JS_SPACE_RUN.sub(" ", cut).strip(JS_SPACE)
+    return js_trim(js_space_collapse(cut))
+
+
+def _utf16(text: str) -> bytes:
+    return text.encode("utf-16-le", "surrogatepass")
 
 
 def infer_type(context: str, table: LinkTable) -> str:
@@ -184,8 +241,19 @@ def typed_label(line: str, table: LinkTable) -> str | None:
     return label.strip("_") or None
 
 
+def typed_lines(stripped: str, table: LinkTable) -> tuple[list[int], list[str | None]]:
+    """GBRAIN-7: the start of each line of the stripped text (ends LF, CR LF, CR) and its label."""
+    starts, labels, at = [], [], 0
+    for m in [*_LINE_END.finditer(stripped), None]:
+        end = len(stripped) if m is None else m.start()
+        starts.append(at)
+        labels.append(typed_label(stripped[at:end], table))
+        at = 0 if m is None else m.end()
+    return starts, labels
+
+
 def page_of_path(path: str) -> str | None:
-    """GBRAIN-6: a page's id, its path read as a root target (steps 3 to 6)."""
+    """GBRAIN-2: a page's id, its path read with NFC, `.md` cut and segments (kit, G4)."""
     return resolve(path, ())
 
 
@@ -195,27 +263,19 @@ def extract_links(path: str, markdown: str) -> tuple[str, list[Edge]]:
     page = page_of_path(path)
     if page is None:
         raise ValueError(f"path {path!r} names no page")
-    base = tuple(page.split("/")[:-1])
-    text = strip_code(markdown.replace("\r\n", "\n").replace("\r", "\n"))
+    stripped = strip_code(markdown)
+    if "[" not in stripped:
+        return page, []
+    starts, labels = typed_lines(stripped, table)
     found: set[tuple[str, str]] = set()
     types: dict[tuple[str, str], str] = {}
-    for blanked in text.split("\n"):
-        if "[" not in blanked:
-            continue
-        spans = link_spans(blanked, table)
-        if not spans:
-            continue
-        label = typed_label(blanked, table)
-        for span in spans:
-            to = target_page(span.target, base)
-            if to is None or to == page:
-                continue
-            kind = label
-            if kind is None:
-                key = (span.lookup, span.fallback)
-                if key not in types:
-                    ctx = context_of(markdown, span.lookup, span.fallback, table.window)
-                    types[key] = infer_type(ctx, table)
-                kind = types[key]
-            found.add((to, kind))
+    for ref in entity_refs(stripped, page, table):
+        kind = labels[bisect_right(starts, ref.start) - 1]
+        if kind is None:
+            key = (ref.lookup, ref.fallback)
+            if key not in types:
+                ctx = context_of(markdown, ref.lookup, ref.fallback, table.window)
+                types[key] = infer_type(ctx, table)
+            kind = types[key]
+        found.add((ref.target, kind))
     return page, [Edge(page, to, kind) for to, kind in sorted(found)]
