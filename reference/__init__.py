@@ -2,5 +2,5 @@
 
 #: The spec version, and the one place the kit's version comes from: the package version
 #: (pyproject.toml reads this line), `__version__`, and the release tag `v{SPEC_VERSION}`.
-SPEC_VERSION = "4.0.0"
+SPEC_VERSION = "5.0.0"
 __version__ = SPEC_VERSION

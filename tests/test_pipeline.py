@@ -269,7 +269,7 @@ def _hybrid_trace() -> tuple[list[dict[str, Any]], dict[str, Any]]:
 def test_trace_request_and_modes() -> None:
     """TRACE-4, TRACE-5: the request after defaults without aliases; effective mode never auto."""
     _, trace = run({"query": "kubernetes"}, Backends(index=FakeIndex()))
-    assert trace["specVersion"] == "4.0.0" and "aliases" not in trace["request"]
+    assert trace["specVersion"] == "5.0.0" and "aliases" not in trace["request"]
     assert trace["request"]["weights"] == {"bm25": 1.0, "vector": 1.0}
     assert (trace["requestedMode"], trace["effectiveMode"]) == ("auto", "bm25")
 

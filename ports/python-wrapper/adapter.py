@@ -79,7 +79,7 @@ def main() -> int:
                     "protocol": 1,
                     "name": "toylib-wrapper",
                     "version": "0.0.1",
-                    "specVersion": "4.0.0",
+                    "specVersion": "5.0.0",
                     "operations": sorted(OPERATIONS),
                     "capabilities": [],
                 }

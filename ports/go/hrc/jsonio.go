@@ -15,7 +15,7 @@ import (
 )
 
 // SpecVersion is the spec version this port implements.
-const SpecVersion = "4.0.0"
+const SpecVersion = "5.0.0"
 
 var loneSurrogate = regexp.MustCompile(`\\u[dD][89abAB][0-9a-fA-F]{2}(\\u[dD][c-fC-F][0-9a-fA-F]{2})?|\\u[dD][c-fC-F][0-9a-fA-F]{2}`)
 

@@ -12,7 +12,7 @@ import { unanimity } from './unanimity.mjs';
 import { applyRerank } from './rerank.mjs';
 import { parseProfilesMember, ProfileRun } from './profiles.mjs';
 
-export const SPEC_VERSION = '4.0.0';
+export const SPEC_VERSION = '5.0.0';
 const MODES = new Set(['bm25', 'semantic', 'hybrid', 'auto']);
 
 // PIPE-1, OP-4, OP-5: a whole number in [1, 2^31-1]; null is absent.
