@@ -276,8 +276,9 @@ def test_search_stages_in_the_seeds_order() -> None:
     assert [r["id"] for r in out["results"]] == ["o", "b", "d"]
     assert out["trace"]["graph"] == {"seeds": 2, "reached": 3, "added": ["b"]}
     assert [r["id"] for r in _search(rerank=["d"])["results"]] == ["d", "o", "b"]
+    # d (17 chars, 5 tokens) is first and does not fit: kept cut to 4 chars, 1 token.
     assert _search(tokenBudget=1, boost={})["trace"]["budget"] == {
-        "limit": 1, "used": 0, "dropped": 3}
+        "limit": 1, "used": 1, "dropped": 2, "truncated": True}
 
 
 def test_search_inputs_are_checked_before_any_stage() -> None:
