@@ -1,0 +1,259 @@
+"""Benchmark: how close `hrc run` is to the protocol's floor (issue 40). Not a test.
+
+    python benchmarks/runner_speed.py [--rounds N] [--json PATH] [--skip-ports]
+
+Everything is measured in ONE run, interleaved (round 1 of every row, then round 2, ...), and
+each row keeps its best round, so a shared machine's drift hits all rows alike. Each row is one
+child process; its cost is the CPU time (user + system) of that process and all its children
+(`resource.getrusage(RUSAGE_CHILDREN)` before and after), not wall time.
+
+Rows:
+- `python3 -c pass`: a bare interpreter start (the start-up baseline).
+- `hrc --version`, `hrc list`: the kit's start-up.
+- `pipe echo`: a minimal Python driver sends every recorded `run` line through a pipe to an
+  adapter that answers each line with one fixed line without parsing it.
+- `replay floor`: the same driver against the replay adapter, which parses each run message
+  and answers the recorded result for it (JSON in, JSON out, nothing else).
+- `hrc run, replay adapter`: the whole runner against that same zero-work replay adapter.
+- `hrc run, reference | JS port | Go port`: the three implementations as CI runs them.
+
+The answers are recorded first, once, from the reference adapter (`--record-from` picks
+another adapter command): a recording proxy sits between `hrc run` and the adapter and writes
+every run request with its answer to a JSON-lines file. Ratios are printed against the floor
+and against the bare interpreter.
+
+The same file is the echo and replay adapters and the driver: `--echo`, `--replay FILE`,
+`--drive FILE -- CMD...`, `--record FILE -- CMD...` (internal modes).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import resource
+import shlex
+import shutil
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+ME = str(Path(__file__).resolve())
+PY = sys.executable
+REFERENCE = f"{shlex.quote(PY)} -m conformance.adapter_reference"
+HRC = [PY, "-m", "conformance.cli"]
+
+
+# --- internal modes: echo adapter, replay adapter, recording proxy, pipe driver -----------
+
+def _key(message: dict[str, Any]) -> str:
+    """A run request without its seq, as the replay table's key."""
+    rest = {k: v for k, v in message.items() if k != "seq"}
+    return json.dumps(rest, sort_keys=True, ensure_ascii=False)
+
+
+def echo_adapter() -> int:
+    """Answers `hello` with a hello and every other line with one fixed result line."""
+    out = sys.stdout.buffer
+    hello = json.dumps({"type": "hello", "protocol": 1, "name": "echo", "version": "0",
+                        "specVersion": "0", "capabilities": []}).encode() + b"\n"
+    fixed = b'{"type":"result","seq":0,"output":{}}\n'
+    stdin = sys.stdin.buffer
+    first = stdin.readline()
+    if first:
+        out.write(hello)
+        out.flush()
+    for line in stdin:
+        if line.startswith(b'{"type":"bye"') or line.startswith(b'{"type": "bye"'):
+            break
+        out.write(fixed)
+        out.flush()
+    return 0
+
+
+def replay_adapter(path: Path) -> int:
+    """Answers from a recording: its hello, then the recorded answer of each run request."""
+    hello = ""
+    table: dict[str, list[dict[str, Any]]] = {}
+    for line in path.read_text(encoding="utf-8").splitlines():
+        row = json.loads(line)
+        if "hello" in row:
+            hello = row["hello"]
+        else:
+            table.setdefault(_key(row["request"]), []).append(row["answer"])
+    used: dict[str, int] = {}
+    out = sys.stdout
+    for line in sys.stdin:
+        message = json.loads(line)
+        kind = message.get("type")
+        if kind == "hello":
+            out.write(hello + "\n")
+        elif kind == "bye":
+            break
+        else:
+            key = _key(message)
+            answers = table.get(key)
+            if not answers:
+                answer: dict[str, Any] = {"type": "error", "kind": "internal_error",
+                                          "message": "not recorded"}
+            else:
+                answer = answers[min(used.get(key, 0), len(answers) - 1)]
+                used[key] = used.get(key, 0) + 1
+            out.write(json.dumps({**answer, "seq": message.get("seq")}) + "\n")
+        out.flush()
+    return 0
+
+
+def record_proxy(path: Path, command: list[str]) -> int:
+    """Stands between the runner and `command`, appending every exchange to `path`."""
+    child = subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE)
+    assert child.stdin is not None and child.stdout is not None
+    with path.open("a", encoding="utf-8") as log:
+        for line in sys.stdin:
+            child.stdin.write(line.encode())
+            child.stdin.flush()
+            message = json.loads(line)
+            if message.get("type") == "bye":
+                break
+            answer = child.stdout.readline().decode()
+            sys.stdout.write(answer)
+            sys.stdout.flush()
+            if message.get("type") == "hello":
+                log.write(json.dumps({"hello": answer.rstrip("\n")}) + "\n")
+            else:
+                log.write(json.dumps({"request": message, "answer": json.loads(answer)}) + "\n")
+    child.stdin.close()
+    return child.wait()
+
+
+def drive(path: Path, command: list[str]) -> int:
+    """The floor: hello, every recorded run line through the pipe, each answer read back."""
+    requests = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines()]
+    lines = [json.dumps({**row["request"], "seq": i}) + "\n"
+             for i, row in enumerate(r for r in requests if "request" in r)]
+    child = subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+    assert child.stdin is not None and child.stdout is not None
+    child.stdin.write('{"type":"hello","protocol":1}\n')
+    child.stdin.flush()
+    json.loads(child.stdout.readline())
+    for line in lines:
+        child.stdin.write(line)
+        child.stdin.flush()
+        json.loads(child.stdout.readline())
+    child.stdin.write('{"type":"bye"}\n')
+    child.stdin.close()
+    return child.wait()
+
+
+# --- measurement ---------------------------------------------------------------------------
+
+def cpu_of(argv: list[str], env: dict[str, str] | None = None) -> tuple[float, int]:
+    """CPU seconds (user + system) of `argv` and its children, and its exit status."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    proc = subprocess.run(argv, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                          env=env)
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    used = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    return used, proc.returncode
+
+
+def rows_to_run(recording: Path, skip_ports: bool) -> dict[str, list[str]]:
+    replay = f"{shlex.quote(PY)} {shlex.quote(ME)} --replay {shlex.quote(str(recording))}"
+    run = [*HRC, "run", "--quiet"]
+    rows = {
+        "python3 -c pass": [PY, "-c", "pass"],
+        "hrc --version": [*HRC, "--version"],
+        "hrc list": [*HRC, "list"],
+        "pipe echo": [PY, ME, "--drive", str(recording), "--", PY, ME, "--echo"],
+        "replay floor": [PY, ME, "--drive", str(recording), "--", *shlex.split(replay)],
+        "hrc run, replay adapter": [*run, "--adapter", replay],
+        "hrc run, reference": run,
+    }
+    if not skip_ports and shutil.which("node"):
+        rows["hrc run, JS port"] = [*run, "--adapter", "node ports/js/adapter.mjs",
+                                    "--expected-failures", "ports/js/expected-failures.yaml"]
+    if not skip_ports and (ROOT / "ports/go/bin/adapter").is_file():
+        rows["hrc run, Go port"] = [*run, "--adapter", "ports/go/bin/adapter",
+                                    "--expected-failures", "ports/go/expected-failures.yaml"]
+    return rows
+
+
+#: (row, baseline) pairs whose ratio is printed, with the issue's target when it has one.
+RATIOS: list[tuple[str, str, float | None]] = [
+    ("hrc run, replay adapter", "replay floor", 2.0),
+    ("replay floor", "pipe echo", None),
+    ("hrc --version", "python3 -c pass", 5.0),
+    ("hrc list", "python3 -c pass", None),
+    ("hrc run, Go port", "hrc run, replay adapter", 1.2),
+    ("hrc run, JS port", "hrc run, replay adapter", None),
+    ("hrc run, reference", "hrc run, replay adapter", 1.5),
+]
+
+
+def measure(rounds: int, record_from: str, skip_ports: bool) -> dict[str, Any]:
+    with tempfile.TemporaryDirectory(prefix="hrc-runner-speed-") as tmp:
+        recording = Path(tmp) / "answers.jsonl"
+        proxy = (f"{shlex.quote(PY)} {shlex.quote(ME)} --record {shlex.quote(str(recording))}"
+                 f" -- {record_from}")
+        subprocess.run([*HRC, "run", "--quiet", "--adapter", proxy], cwd=ROOT,
+                       stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=False)
+        cases = sum(1 for line in recording.read_text().splitlines() if '"request"' in line)
+        rows = rows_to_run(recording, skip_ports)
+        best: dict[str, float] = {}
+        status: dict[str, int] = {}
+        for _ in range(rounds):
+            for name, argv in rows.items():
+                used, code = cpu_of(argv)
+                best[name] = min(best.get(name, used), used)
+                status[name] = code
+    ratios = []
+    for row, base, target in RATIOS:
+        if row in best and base in best and best[base] > 0:
+            value = best[row] / best[base]
+            ratios.append({"row": row, "baseline": base, "ratio": value, "target": target,
+                           "met": None if target is None else value <= target})
+    return {"rounds": rounds, "run_messages": cases, "record_from": record_from,
+            "cpu_seconds": best, "exit": status, "ratios": ratios}
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = sys.argv[1:] if argv is None else argv
+    if args[:1] == ["--echo"]:
+        return echo_adapter()
+    if args[:1] == ["--replay"]:
+        return replay_adapter(Path(args[1]))
+    if args[:1] in (["--record"], ["--drive"]) and args[2:3] == ["--"]:
+        mode = record_proxy if args[0] == "--record" else drive
+        return mode(Path(args[1]), args[3:])
+    parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
+    parser.add_argument("--rounds", type=int, default=3, help="best of N (3)")
+    parser.add_argument("--record-from", default=REFERENCE, metavar="CMD",
+                        help="adapter whose answers the replay adapter repeats (the reference)")
+    parser.add_argument("--skip-ports", action="store_true", help="no JS and Go rows")
+    parser.add_argument("--json", type=Path, help="also write the results as JSON here")
+    opts = parser.parse_args(args)
+    result = measure(opts.rounds, opts.record_from, opts.skip_ports)
+    print(f"{result['run_messages']:,} run messages, best of {opts.rounds}, CPU s "
+          "(process + children)")
+    print("| row | CPU (s) | exit |")
+    print("|---|---:|---:|")
+    for name, used in result["cpu_seconds"].items():
+        print(f"| {name} | {used:.3f} | {result['exit'][name]} |")
+    print()
+    print("| ratio | value | target |")
+    print("|---|---:|---|")
+    for r in result["ratios"]:
+        target = "" if r["target"] is None else (
+            f"≤ {r['target']:g}× {'met' if r['met'] else 'missed'}")
+        print(f"| {r['row']} / {r['baseline']} | {r['ratio']:.2f}× | {target} |")
+    if opts.json:
+        opts.json.write_text(json.dumps(result, indent=1), encoding="utf-8")
+    return 0
+
+
+if __name__ == "__main__":
+    os.environ.setdefault("PYTHONHASHSEED", "0")
+    raise SystemExit(main())
