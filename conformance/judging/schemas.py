@@ -9,6 +9,7 @@ from typing import Any
 
 import jsonschema
 
+from conformance.judging.fast_schema import Check, compile_schema
 from reference.data import kit_root
 
 
@@ -17,9 +18,25 @@ def schemas_dir() -> Path:
 
 
 @cache
+def _schema(name: str) -> Any:
+    return json.loads((schemas_dir() / name).read_text(encoding="utf-8"))
+
+
+@cache
 def _validator(name: str) -> jsonschema.Draft202012Validator:
-    schema = json.loads((schemas_dir() / name).read_text(encoding="utf-8"))
-    return jsonschema.Draft202012Validator(inline_local_refs(schema))
+    return jsonschema.Draft202012Validator(inline_local_refs(_schema(name)))
+
+
+@cache
+def _fast(name: str) -> Check | None:
+    return compile_schema(_schema(name))
+
+
+def fast_valid(name: str, value: Any) -> bool:
+    """True when `value` is certainly valid under schemas/<name> (the compiled check, issue
+    40); False means "ask jsonschema" (invalid, or a schema the compiler does not cover)."""
+    check = _fast(name)
+    return check is not None and check(value)
 
 
 _LOCAL_DEF = "#/$defs/"
