@@ -10,13 +10,14 @@ Exit statuses: 0 success, 1 the check failed (a case, a diff, a regen check), 2 
 
 from __future__ import annotations
 
-import argparse
 import importlib
 import sys
-from collections.abc import Callable
-from typing import Any
 
-from conformance.common import errors, signals
+TYPE_CHECKING = False  # issue 40: `hrc --version` imports neither typing, argparse nor commands
+if TYPE_CHECKING:
+    import argparse
+    from collections.abc import Callable
+    from typing import Any
 
 #: (module, sub-commands it is expected to provide), in help order.
 SUBCOMMAND_MODULES: list[tuple[str, tuple[str, ...]]] = [
@@ -50,6 +51,8 @@ def unavailable_reason(module: str, error: BaseException) -> str:
 
 
 def _unavailable(module: str, error: BaseException) -> Callable[[argparse.Namespace], int]:
+    from conformance.common import errors
+
     def handler(args: argparse.Namespace) -> int:
         return errors.emit(args.command, f"unavailable: {unavailable_reason(module, error)}")
 
@@ -59,14 +62,15 @@ def _unavailable(module: str, error: BaseException) -> Callable[[argparse.Namesp
 
 def version_line() -> str:
     """`hrc --version`: the kit, the spec and the protocol it checks."""
-    from conformance.adapters.protocol import PROTOCOL_VERSION
-    from conformance.common.version import kit_version
+    from conformance.common.version import PROTOCOL_VERSION, kit_version
     from reference import SPEC_VERSION
 
     return f"hrc {kit_version()} (spec {SPEC_VERSION}, adapter protocol {PROTOCOL_VERSION})"
 
 
 def build_parser() -> argparse.ArgumentParser:
+    from conformance.common import errors
+
     parser = errors.OneLineParser(
         prog="hrc",
         description="Hybrid retrieval conformance kit: run golden cases against a port, "
@@ -92,6 +96,12 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
+    if (sys.argv[1:] if argv is None else argv) == ["--version"]:
+        # issue 40: the answer needs no sub-command module (argparse prints the same line)
+        print(version_line())
+        return 0
+    from conformance.common import errors, signals
+
     parser = build_parser()
     args, unknown = parser.parse_known_args(argv)
     handler: Callable[[argparse.Namespace], int] = args.func

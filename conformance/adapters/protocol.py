@@ -13,11 +13,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from conformance.common.strict_json import ProtocolError, _excerpt, excerpt_at, loads_strict
+from conformance.common.version import PROTOCOL_VERSION as PROTOCOL_VERSION  # re-exported
 from conformance.judging import profiles
-from conformance.judging.schemas import fast_valid, schema_validator
-
-PROTOCOL_VERSION = 1
-
 
 #: OP-2 kinds plus the adapter's own bug report (PROTO-10, PROTO-11).
 ERROR_KINDS: tuple[str, ...] = ("invalid_input", "index_error", "unsupported", "internal_error")
@@ -78,6 +75,8 @@ def validate(message: Message, schemas: dict[str, str]) -> None:
     if name is None:
         allowed = ", ".join(sorted(schemas))
         raise ProtocolError(f"unexpected message type {kind!r} (expected one of: {allowed})")
+    from conformance.judging.schemas import fast_valid, schema_validator  # lazy: `--version`
+
     if fast_valid(name, message):  # the compiled check; a failure's text is jsonschema's
         return
     error = next(iter(schema_validator(name).iter_errors(message)), None)
