@@ -4,10 +4,11 @@
     python benchmarks/readme_table.py --write    # ... and replace it in README.md
     python benchmarks/readme_table.py --from DIR --write   # reuse the JSON of an earlier run
 
-Runs rrf_speed.py, search_latency.py (10k and 100k chunks), cold_start.py (10k) and
-suite_speed.py, each writing JSON into --out (default benchmarks/results/), then renders one
-Markdown section between the markers `<!-- perf:start -->` and `<!-- perf:end -->`, with the
-machine, its load, the measured floor and every target of issue 14 marked met or missed.
+Runs rrf_speed.py, search_latency.py (10k and 100k chunks), cold_start.py (10k),
+suite_speed.py and runner_speed.py, each writing JSON into --out (default benchmarks/results/),
+then renders one Markdown section between the markers `<!-- perf:start -->` and
+`<!-- perf:end -->`, with the machine, its load, the measured floor and every target of issues
+14 and 40 marked met or missed.
 """
 
 from __future__ import annotations
@@ -55,6 +56,7 @@ def run_all(out: Path, sizes: list[int], cold: list[int], queries: int) -> None:
         [*py, str(HERE / "cold_start.py"), "--sizes", *map(str, cold), "--json",
          str(out / "cold.json")],
         [*py, str(HERE / "suite_speed.py"), "--json", str(out / "suite.json")],
+        [*py, str(HERE / "runner_speed.py"), "--json", str(out / "runner.json")],
     ]
     (out / "machine-before.txt").write_text(machine(), encoding="utf-8")
     for argv in steps:
@@ -208,11 +210,33 @@ def render(out: Path) -> str:
             if "no case cache" in name:
                 targets.append(("(same run) a run that parses every case file (cold cache)",
                                 f"{row['seconds']:.1f} s", "informative"))
+    lines += runner_rows(load(out, "runner"))
     lines += ["**Targets of issue 14**, as measured above:", "",
               "| target | measured | verdict |", "|---|---|---|"]
     lines += [f"| {t} | {m} | {v} |" for t, m, v in targets]
     lines += ["", END]
     return "\n".join(lines)
+
+
+def runner_rows(runner: dict[str, Any]) -> list[str]:
+    """The runner's cost against the protocol's floor (benchmarks/runner_speed.py, issue 40)."""
+    if not runner:
+        return []
+    lines = [
+        f"**Runner** (`benchmarks/runner_speed.py`; {runner['run_messages']:,} run messages, "
+        f"CPU of process + children, best of {runner['rounds']}, rows interleaved).",
+        "",
+        "| row | CPU (s) |",
+        "|---|---:|",
+    ]
+    lines += [f"| {name} | {cpu:.2f} |" for name, cpu in runner["cpu_seconds"].items()]
+    lines += ["", "**Targets of issue 40**, as measured above:", "",
+              "| ratio | measured | target |", "|---|---:|---|"]
+    for r in runner["ratios"]:
+        target = "informative" if r["target"] is None else \
+            f"≤ {r['target']:g}×: {verdict(r['met'])}"
+        lines.append(f"| {r['row']} / {r['baseline']} | {r['ratio']:.2f}× | {target} |")
+    return [*lines, ""]
 
 
 def write(section: str) -> None:

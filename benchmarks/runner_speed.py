@@ -219,6 +219,12 @@ def measure(rounds: int, record_from: str, skip_ports: bool) -> dict[str, Any]:
             "cpu_seconds": best, "exit": status, "ratios": ratios}
 
 
+def _use_root(root: Path) -> None:
+    """Measure another checkout (e.g. main, for a before/after) with this interpreter."""
+    global ROOT
+    ROOT = root
+
+
 def main(argv: list[str] | None = None) -> int:
     args = sys.argv[1:] if argv is None else argv
     if args[:1] == ["--echo"]:
@@ -234,7 +240,10 @@ def main(argv: list[str] | None = None) -> int:
                         help="adapter whose answers the replay adapter repeats (the reference)")
     parser.add_argument("--skip-ports", action="store_true", help="no JS and Go rows")
     parser.add_argument("--json", type=Path, help="also write the results as JSON here")
+    parser.add_argument("--root", type=Path, default=ROOT,
+                        help="kit checkout to measure, run with its own interpreter (this one)")
     opts = parser.parse_args(args)
+    _use_root(opts.root.resolve())
     result = measure(opts.rounds, opts.record_from, opts.skip_ports)
     print(f"{result['run_messages']:,} run messages, best of {opts.rounds}, CPU s "
           "(process + children)")
