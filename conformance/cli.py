@@ -68,7 +68,9 @@ def version_line() -> str:
     return f"hrc {kit_version()} (spec {SPEC_VERSION}, adapter protocol {PROTOCOL_VERSION})"
 
 
-def build_parser() -> argparse.ArgumentParser:
+def build_parser(command: str | None = None) -> argparse.ArgumentParser:
+    """The parser; with `command`, only the module expected to provide that sub-command is
+    imported (issue 40: `hrc run` need not import hypothesis for `hrc properties`)."""
     from conformance.common import errors
 
     parser = errors.OneLineParser(
@@ -79,6 +81,8 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=version_line())
     subparsers = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     for module_name, commands in SUBCOMMAND_MODULES:
+        if command is not None and command not in commands:
+            continue
         try:
             module = importlib.import_module(module_name)
             register: Any = module.register
@@ -97,12 +101,18 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: list[str] | None = None) -> int:
     if (sys.argv[1:] if argv is None else argv) == ["--version"]:
-        # issue 40: the answer needs no sub-command module (argparse prints the same line)
+        # issue 40: the answer needs no sub-command module; printed and exited as argparse's
+        # version action does
         print(version_line())
-        return 0
+        raise SystemExit(0)
     from conformance.common import errors, signals
 
-    parser = build_parser()
+    words = sys.argv[1:] if argv is None else argv
+    # A known sub-command as the first word needs only its own module; anything else (hrc's
+    # options first, an unknown command, none) builds the whole parser, as before.
+    named = words[0] if words else None
+    known = any(named in commands for _, commands in SUBCOMMAND_MODULES)
+    parser = build_parser(named if known else None)
     args, unknown = parser.parse_known_args(argv)
     handler: Callable[[argparse.Namespace], int] = args.func
     if unknown and not getattr(handler, "accepts_any_arguments", False):

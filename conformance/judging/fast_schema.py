@@ -19,13 +19,48 @@ references, a nested `$id`, an unknown keyword) makes the whole schema unsupport
 
 from __future__ import annotations
 
+import itertools
 import re
 from collections.abc import Callable
 from typing import Any
 
-from jsonschema._utils import equal, uniq
-
 Check = Callable[[Any], bool]
+
+#: Stand-ins that keep True and False apart from 1 and 0 when values are compared or sorted.
+_TRUE, _FALSE = object(), object()
+
+
+def _unbool(value: Any) -> Any:
+    return _TRUE if value is True else _FALSE if value is False else value
+
+
+def equal(one: Any, two: Any) -> bool:
+    """JSON equality as jsonschema judges `enum`, `const` and `uniqueItems`: 1 equals 1.0,
+    but neither True nor False equals a number, at any depth."""
+    if one is two:
+        return True
+    if isinstance(one, str) or isinstance(two, str):
+        return bool(one == two)
+    if isinstance(one, list) and isinstance(two, list):
+        return len(one) == len(two) and all(equal(a, b) for a, b in zip(one, two, strict=True))
+    if isinstance(one, dict) and isinstance(two, dict):
+        return len(one) == len(two) and all(k in two and equal(v, two[k]) for k, v in one.items())
+    return bool(_unbool(one) == _unbool(two))
+
+
+def uniq(items: list[Any]) -> bool:
+    """No two items equal, decided as jsonschema decides it: neighbours after sorting when the
+    items sort, every pair otherwise."""
+    try:
+        ordered = sorted(_unbool(item) for item in items)
+        return not any(equal(a, b) for a, b in itertools.pairwise(ordered))
+    except (NotImplementedError, TypeError):
+        seen: list[Any] = []
+        for item in map(_unbool, items):
+            if any(equal(other, item) for other in seen):
+                return False
+            seen.append(item)
+        return True
 
 #: Keywords that never change whether a value is valid (jsonschema asserts no `format`).
 _ANNOTATIONS = frozenset({

@@ -5,12 +5,13 @@ from __future__ import annotations
 import json
 from functools import cache
 from pathlib import Path
-from typing import Any
-
-import jsonschema
+from typing import TYPE_CHECKING, Any
 
 from conformance.judging.fast_schema import Check, compile_schema
 from reference.data import kit_root
+
+if TYPE_CHECKING:  # issue 40: jsonschema loads on first use (a failure, or an uncompiled schema)
+    import jsonschema
 
 
 def schemas_dir() -> Path:
@@ -24,6 +25,8 @@ def _schema(name: str) -> Any:
 
 @cache
 def _validator(name: str) -> jsonschema.Draft202012Validator:
+    import jsonschema
+
     return jsonschema.Draft202012Validator(inline_local_refs(_schema(name)))
 
 

@@ -9,8 +9,6 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from jsonschema.exceptions import best_match
-
 from conformance.judging.compare import Mismatch
 from conformance.judging.schemas import fast_valid, schema_validator, schemas_dir
 
@@ -63,6 +61,8 @@ def _schema_problem(schema: str, value: Any, at: list[str]) -> Mismatch | None:
     """The best-matching error of `value` under schemas/`schema`, as a Mismatch at `at`."""
     if fast_valid(schema, value):  # the compiled check; a failure's text is jsonschema's
         return None
+    from jsonschema.exceptions import best_match
+
     error = best_match(schema_validator(schema).iter_errors(value))
     if error is None:
         return None
