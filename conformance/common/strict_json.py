@@ -74,13 +74,17 @@ def _unique_pairs(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
     return out
 
 
+#: A surrogate code point: decoded JSON holds one only where the escape was unpaired.
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
 def lone_surrogate(value: Any) -> str | None:
     """The first string (value or key) in `value` holding an unpaired surrogate, or None."""
     stack = [value]
     while stack:
         item = stack.pop()
         if isinstance(item, str):
-            if any("\ud800" <= ch <= "\udfff" for ch in item):
+            if _SURROGATE.search(item) is not None:
                 return item
         elif isinstance(item, dict):
             stack.extend(item.keys())
@@ -94,6 +98,35 @@ def lone_surrogate(value: Any) -> str | None:
 _SURROGATE_ESCAPE_TEXT = re.compile(r"\\u[dD][89a-fA-F][0-9a-fA-F]{2}")
 
 
+def _unique_pairs_fast(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    out = dict(pairs)
+    return out if len(out) == len(pairs) else _unique_pairs(pairs)  # raises, naming the key
+
+
+#: Text where a number could fall outside binary64: 200+ digits in a row, or an exponent of 3+
+#: digits that is not negative. Without either, every number parses to a finite float or an
+#: int of under 200 digits, so the number hooks could refuse none (issue 40's fast path).
+_RISKY_NUMBER = re.compile(r"\d{200}|[eE]\+?\d{3}")
+
+
+def _loads(text: str) -> Any:
+    """json.loads with the PROTO-2 hooks; the number hooks only where a number could need them,
+    and any error raised by the full hooks, so every message is the same."""
+    if _RISKY_NUMBER.search(text) is None:
+        try:
+            return json.loads(text, parse_constant=_no_constants,
+                              object_pairs_hook=_unique_pairs_fast)
+        except (ValueError, RecursionError):
+            pass  # the full parse below raises the error, exactly as it always did
+    return json.loads(
+        text,
+        parse_constant=_no_constants,
+        parse_float=_finite_float,
+        parse_int=_bounded_int,
+        object_pairs_hook=_unique_pairs,
+    )
+
+
 def loads_strict(text: str) -> Any:
     """JSON text read as PROTO-2 and PROTO-36 read a line (shared with `hrc diff`).
 
@@ -101,14 +134,9 @@ def loads_strict(text: str) -> Any:
     MAX_DEPTH, an unpaired surrogate) raises ProtocolError; text that is not JSON raises
     json.JSONDecodeError, or RecursionError when it nests beyond the parser's stack.
     """
-    value = json.loads(
-        text,
-        parse_constant=_no_constants,
-        parse_float=_finite_float,
-        parse_int=_bounded_int,
-        object_pairs_hook=_unique_pairs,
-    )
-    if too_deep(value):
+    value = _loads(text)
+    # nesting cannot exceed the number of brackets, which the C count finds at once
+    if text.count("[") + text.count("{") > MAX_DEPTH and too_deep(value):
         raise ProtocolError(f"arrays/objects nest deeper than {MAX_DEPTH} levels (PROTO-36)")
     if _SURROGATE_ESCAPE_TEXT.search(text) is not None:
         bad = lone_surrogate(value)
