@@ -26,7 +26,9 @@ every run request with its answer to a JSON-lines file. Ratios are printed again
 and against the bare interpreter.
 
 The same file is the echo and replay adapters and the driver: `--echo`, `--replay FILE`,
-`--drive FILE -- CMD...`, `--record FILE -- CMD...` (internal modes).
+`--drive FILE -- CMD...`, `--record FILE -- CMD...` (internal modes). `--baseline DIR` adds
+the hrc rows of another checkout (e.g. `git archive main | tar -x -C DIR`, run with this
+interpreter; the kit is imported from the working directory) to the same interleaved run.
 """
 
 from __future__ import annotations
@@ -158,11 +160,12 @@ def drive(path: Path, command: list[str]) -> int:
 CHILD_ENV = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
 
 
-def cpu_of(argv: list[str], env: dict[str, str] | None = None) -> tuple[float, int]:
+def cpu_of(argv: list[str], env: dict[str, str] | None = None,
+           cwd: Path | None = None) -> tuple[float, int]:
     """CPU seconds (user + system) of `argv` and its children, and its exit status."""
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
-    proc = subprocess.run(argv, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-                          env=CHILD_ENV if env is None else env)
+    proc = subprocess.run(argv, cwd=cwd or ROOT, stdout=subprocess.DEVNULL,
+                          stderr=subprocess.DEVNULL, env=CHILD_ENV if env is None else env)
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     used = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
     return used, proc.returncode
@@ -201,7 +204,13 @@ RATIOS: list[tuple[str, str, float | None]] = [
 ]
 
 
-def measure(rounds: int, record_from: str, skip_ports: bool) -> dict[str, Any]:
+#: Rows measured again in --baseline's checkout, as "ROW (baseline)".
+BASELINE_ROWS = ("hrc --version", "hrc list", "hrc run, replay adapter", "hrc run, reference",
+                 "hrc run, JS port", "hrc run, Go port")
+
+
+def measure(rounds: int, record_from: str, skip_ports: bool,
+            baseline: Path | None = None) -> dict[str, Any]:
     with tempfile.TemporaryDirectory(prefix="hrc-runner-speed-") as tmp:
         recording = Path(tmp) / "answers.jsonl"
         proxy = (f"{shlex.quote(PY)} {shlex.quote(ME)} --record {shlex.quote(str(recording))}"
@@ -209,16 +218,23 @@ def measure(rounds: int, record_from: str, skip_ports: bool) -> dict[str, Any]:
         subprocess.run([*HRC, "run", "--quiet", "--adapter", proxy], cwd=ROOT, env=CHILD_ENV,
                        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=False)
         cases = sum(1 for line in recording.read_text().splitlines() if '"request"' in line)
-        rows = rows_to_run(recording, skip_ports)
+        rows = {name: (argv, ROOT) for name, argv in rows_to_run(recording, skip_ports).items()}
+        if baseline is not None:
+            subprocess.run([*HRC, "run", "--quiet", "--select", "rrf/"], cwd=baseline,
+                           env=CHILD_ENV, capture_output=True, check=False)  # its caches
+            for name in BASELINE_ROWS:
+                if name in rows:
+                    rows[f"{name} (baseline)"] = (rows[name][0], baseline)
         best: dict[str, float] = {}
         status: dict[str, int] = {}
         for _ in range(rounds):
-            for name, argv in rows.items():
-                used, code = cpu_of(argv)
+            for name, (argv, cwd) in rows.items():
+                used, code = cpu_of(argv, cwd=cwd)
                 best[name] = min(best.get(name, used), used)
                 status[name] = code
     ratios = []
-    for row, base, target in RATIOS:
+    pairs = RATIOS + [(f"{name} (baseline)", name, None) for name in BASELINE_ROWS]
+    for row, base, target in pairs:
         if row in best and base in best and best[base] > 0:
             value = best[row] / best[base]
             ratios.append({"row": row, "baseline": base, "ratio": value, "target": target,
@@ -250,9 +266,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--json", type=Path, help="also write the results as JSON here")
     parser.add_argument("--root", type=Path, default=ROOT,
                         help="kit checkout to measure, run with its own interpreter (this one)")
+    parser.add_argument("--baseline", type=Path, metavar="DIR",
+                        help="another checkout (e.g. an export of main) whose hrc rows are "
+                        "measured in the same run; ratios say baseline / this")
     opts = parser.parse_args(args)
     _use_root(opts.root.resolve())
-    result = measure(opts.rounds, opts.record_from, opts.skip_ports)
+    result = measure(opts.rounds, opts.record_from, opts.skip_ports,
+                     opts.baseline.resolve() if opts.baseline else None)
     print(f"{result['run_messages']:,} run messages, best of {opts.rounds}, CPU s "
           "(process + children)")
     print("| row | CPU (s) | exit |")

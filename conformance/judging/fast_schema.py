@@ -170,7 +170,15 @@ class _Compiler:
             return lambda v: True
         if len(checks) == 1:
             return checks[0]
-        return lambda v: all(check(v) for check in checks)
+        all_checks = tuple(checks)
+
+        def every(v: Any) -> bool:
+            for check in all_checks:  # noqa: SIM110 (a loop: cheaper than all() on a generator)
+                if not check(v):
+                    return False
+            return True
+
+        return every
 
     # --- keywords: each returns the checks it adds ---------------------------------------
 
@@ -200,11 +208,21 @@ class _Compiler:
         if not isinstance(props, dict):
             raise Unsupported("properties")
         pairs = [(name, self.build(sub)) for name, sub in props.items()]
+        table = dict(pairs)
 
         def check(v: Any) -> bool:
             if not isinstance(v, dict):
                 return True
-            return all(sub(v[name]) for name, sub in pairs if name in v)
+            if len(v) < len(pairs):  # walk the shorter side
+                for key, value in v.items():
+                    sub = table.get(key)
+                    if sub is not None and not sub(value):
+                        return False
+                return True
+            for name, sub in pairs:  # noqa: SIM110 (a loop, as above)
+                if name in v and not sub(v[name]):
+                    return False
+            return True
 
         return [check]
 
@@ -224,6 +242,11 @@ class _Compiler:
     def k_additionalProperties(self, extra: Any, schema: dict[str, Any]) -> list[Check]:
         known = frozenset(schema.get("properties", {}))
         patterns = [re.compile(p) for p in schema.get("patternProperties", {})]
+        if extra is False and not patterns:
+            def closed(v: Any) -> bool:
+                return not isinstance(v, dict) or known.issuperset(v)
+
+            return [closed]
         sub = self.build(extra)
 
         def check(v: Any) -> bool:

@@ -19,6 +19,12 @@ def schemas_dir() -> Path:
 
 
 @cache
+def has_schema(name: str) -> bool:
+    """schemas/<name> exists (asked once per run, not once per case: issue 40)."""
+    return (schemas_dir() / name).is_file()
+
+
+@cache
 def _schema(name: str) -> Any:
     return json.loads((schemas_dir() / name).read_text(encoding="utf-8"))
 

@@ -10,7 +10,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from conformance.judging.compare import Mismatch
-from conformance.judging.schemas import fast_valid, schema_validator, schemas_dir
+from conformance.judging.schemas import fast_valid, has_schema, schema_validator
 
 #: Operations whose output always carries a trace (spec/operations.md, TRACE-1).
 TRACE_OPS = frozenset({"search", "search_corpus"})
@@ -35,7 +35,7 @@ def trace_problem(op: str, output: Any) -> Mismatch | None:
     if "." in op:  # a profile's own operation: its schema, never the core trace (spec 4.0.0)
         name, _, own = op.partition(".")
         schema = PROFILE_OUTPUT_SCHEMA.format(name=name, op=own)
-        if not (schemas_dir() / schema).is_file():
+        if not has_schema(schema):
             return None
         return _schema_problem(schema, output, [])
     if not (isinstance(output, dict) and "trace" in output):
@@ -50,7 +50,7 @@ def trace_problem(op: str, output: Any) -> Mismatch | None:
     members = trace.get("profiles")
     for name, member in sorted(members.items()) if isinstance(members, dict) else ():
         schema = PROFILE_TRACE_SCHEMA.format(name=name)
-        if (schemas_dir() / schema).is_file():
+        if has_schema(schema):
             problem = _schema_problem(schema, member, ["trace", "profiles", name])
             if problem is not None:
                 return problem
