@@ -49,19 +49,20 @@ def _bounded_int(text: str) -> int:
 
 
 def too_deep(value: Any, limit: int = MAX_DEPTH) -> bool:
-    """True when arrays/objects nest deeper than `limit` levels (iterative: no recursion)."""
-    stack: list[tuple[Any, int]] = [(value, 1)]
-    while stack:
-        item, depth = stack.pop()
-        if isinstance(item, dict):
-            children: Any = item.values()
-        elif isinstance(item, list):
-            children = item
-        else:
-            continue
+    """True when arrays/objects nest deeper than `limit` levels (iterative: no recursion).
+
+    Walks one level at a time (issue 40: C-level list building instead of a stack entry per
+    child); `level` holds the containers `depth` levels down."""
+    level = [value] if isinstance(value, dict | list) else []
+    depth = 1
+    while level:
         if depth > limit:
             return True
-        stack.extend((child, depth + 1) for child in children if isinstance(child, dict | list))
+        children: list[Any] = []
+        for item in level:
+            children.extend(item.values() if isinstance(item, dict) else item)
+        level = [child for child in children if isinstance(child, dict | list)]
+        depth += 1
     return False
 
 
