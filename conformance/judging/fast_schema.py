@@ -24,6 +24,10 @@ import re
 from collections.abc import Callable
 from typing import Any
 
+#: For isinstance in hot loops: a tuple constant tests in half the time of `int | float`
+#: written in the call, which builds the union on every call (issue 40).
+_NUMBERS = (int, float)
+
 Check = Callable[[Any], bool]
 
 #: Stand-ins that keep True and False apart from 1 and 0 when values are compared or sorted.
@@ -87,7 +91,7 @@ def _is_integer(value: Any) -> bool:
 
 
 def _is_number(value: Any) -> bool:
-    return isinstance(value, int | float) and not isinstance(value, bool)
+    return isinstance(value, _NUMBERS) and not isinstance(value, bool)
 
 
 _TYPES: dict[str, Check] = {
