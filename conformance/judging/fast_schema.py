@@ -266,9 +266,10 @@ class _Compiler:
         return [check]
 
     def k_required(self, names: Any, _: dict[str, Any]) -> list[Check]:
-        if not isinstance(names, list):
+        if not isinstance(names, list) or not all(isinstance(n, str) for n in names):
             raise Unsupported("required")
-        return [lambda v: not isinstance(v, dict) or all(n in v for n in names)]
+        need = frozenset(names)  # a set test in C, not a generator (issue 40)
+        return [lambda v: not isinstance(v, dict) or need <= v.keys()]
 
     def k_minProperties(self, n: Any, _: dict[str, Any]) -> list[Check]:
         return [lambda v: not isinstance(v, dict) or len(v) >= n]
@@ -299,7 +300,16 @@ class _Compiler:
             raise Unsupported("items as an array")
         prefix = len(schema.get("prefixItems", []))
         sub = self.build(items)
-        return [lambda v: not isinstance(v, list) or all(sub(item) for item in v[prefix:])]
+
+        def check(v: Any) -> bool:
+            if not isinstance(v, list):
+                return True
+            for item in v[prefix:] if prefix else v:  # noqa: SIM110 (a loop, as above)
+                if not sub(item):
+                    return False
+            return True
+
+        return [check]
 
     def k_minItems(self, n: Any, _: dict[str, Any]) -> list[Check]:
         return [lambda v: not isinstance(v, list) or len(v) >= n]
