@@ -25,6 +25,13 @@ another adapter command): a recording proxy sits between `hrc run` and the adapt
 every run request with its answer to a JSON-lines file. Ratios are printed against the floor
 and against the bare interpreter.
 
+Against a release: `--against REV=LABEL` (default `58cb1a4=3.1.0`, the commit README's 3.1.0
+numbers were taken at; repeatable; `--against none` for none) exports REV with `git archive`
+and measures its `hrc --version`, `hrc run, reference` and `hrc regen --check` rows in the same
+interleaved run, as "ROW (at LABEL)"; `--mutants` adds `hrc selftest mutants --workers 2` here
+and at each release (minutes each, so measured in the first round only). The speed-ups of
+`hrc regen --check` and `hrc selftest mutants` against 3.1.0 are issue 40's targets (>= 2x).
+
 The same file is the echo and replay adapters and the driver: `--echo`, `--replay FILE`,
 `--drive FILE -- CMD...`, `--record FILE -- CMD...` (internal modes). `--baseline DIR` adds
 the hrc rows of another checkout (e.g. `git archive main | tar -x -C DIR`, run with this
@@ -171,7 +178,7 @@ def cpu_of(argv: list[str], env: dict[str, str] | None = None,
     return used, proc.returncode
 
 
-def rows_to_run(recording: Path, skip_ports: bool) -> dict[str, list[str]]:
+def rows_to_run(recording: Path, skip_ports: bool, mutants: bool = False) -> dict[str, list[str]]:
     replay = f"{shlex.quote(PY)} {shlex.quote(ME)} --replay {shlex.quote(str(recording))}"
     run = [*HRC, "run", "--quiet"]
     rows = {
@@ -182,7 +189,10 @@ def rows_to_run(recording: Path, skip_ports: bool) -> dict[str, list[str]]:
         "replay floor": [PY, ME, "--drive", str(recording), "--", *shlex.split(replay)],
         "hrc run, replay adapter": [*run, "--adapter", replay],
         "hrc run, reference": run,
+        "hrc regen --check": [*HRC, "regen", "--check"],
     }
+    if mutants:
+        rows["hrc selftest mutants"] = [*HRC, "selftest", "mutants", "--workers", "2"]
     if not skip_ports and shutil.which("node"):
         rows["hrc run, JS port"] = [*run, "--adapter", "node ports/js/adapter.mjs",
                                     "--expected-failures", "ports/js/expected-failures.yaml"]
@@ -192,7 +202,8 @@ def rows_to_run(recording: Path, skip_ports: bool) -> dict[str, list[str]]:
     return rows
 
 
-#: (row, baseline) pairs whose ratio is printed, with the issue's target when it has one.
+#: (row, baseline) pairs whose ratio is printed, with the issue's target when it has one
+#: (met when the ratio is at most the target; a speed-up target below as its inverse).
 RATIOS: list[tuple[str, str, float | None]] = [
     ("hrc run, replay adapter", "replay floor", 2.0),
     ("replay floor", "pipe echo", None),
@@ -206,11 +217,34 @@ RATIOS: list[tuple[str, str, float | None]] = [
 
 #: Rows measured again in --baseline's checkout, as "ROW (baseline)".
 BASELINE_ROWS = ("hrc --version", "hrc list", "hrc run, replay adapter", "hrc run, reference",
-                 "hrc run, JS port", "hrc run, Go port")
+                 "hrc run, JS port", "hrc run, Go port", "hrc regen --check",
+                 "hrc selftest mutants")
+
+#: Rows measured again at each --against release, as "ROW (at LABEL)" (its suite differs,
+#: so rows that replay this checkout's answers or need its built ports are left out).
+RELEASE_ROWS = ("hrc --version", "hrc run, reference", "hrc regen --check",
+                "hrc selftest mutants")
+
+#: The release issue 40 measures against, and the speed-ups it asks of it.
+RELEASE = "58cb1a4=3.1.0"
+RELEASE_TARGETS = {"hrc regen --check": 2.0, "hrc selftest mutants": 2.0}
+
+#: Rows that take minutes: measured in the first round only.
+SLOW_ROWS = ("hrc selftest mutants",)
+
+
+def export(rev: str, into: Path) -> Path:
+    """`git archive` of `rev` of this checkout, unpacked into `into`."""
+    into.mkdir(parents=True)
+    archive = subprocess.run(["git", "-C", str(ROOT), "archive", rev], check=True,
+                             capture_output=True).stdout
+    subprocess.run(["tar", "-x", "-C", str(into)], input=archive, check=True)
+    return into
 
 
 def measure(rounds: int, record_from: str, skip_ports: bool,
-            baseline: Path | None = None) -> dict[str, Any]:
+            baseline: Path | None = None, against: tuple[str, ...] = (),
+            mutants: bool = False) -> dict[str, Any]:
     with tempfile.TemporaryDirectory(prefix="hrc-runner-speed-") as tmp:
         recording = Path(tmp) / "answers.jsonl"
         proxy = (f"{shlex.quote(PY)} {shlex.quote(ME)} --record {shlex.quote(str(recording))}"
@@ -218,29 +252,47 @@ def measure(rounds: int, record_from: str, skip_ports: bool,
         subprocess.run([*HRC, "run", "--quiet", "--adapter", proxy], cwd=ROOT, env=CHILD_ENV,
                        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=False)
         cases = sum(1 for line in recording.read_text().splitlines() if '"request"' in line)
-        rows = {name: (argv, ROOT) for name, argv in rows_to_run(recording, skip_ports).items()}
+        mine = rows_to_run(recording, skip_ports, mutants)
+        rows = {name: (argv, ROOT) for name, argv in mine.items()}
+        others: list[tuple[str, Path, tuple[str, ...]]] = []
         if baseline is not None:
-            subprocess.run([*HRC, "run", "--quiet", "--select", "rrf/"], cwd=baseline,
+            others.append(("baseline", baseline, BASELINE_ROWS))
+        for spec in against:
+            rev, _, label = spec.partition("=")
+            others.append((f"at {label or rev}", export(rev, Path(tmp) / f"rev-{rev}"),
+                           RELEASE_ROWS))
+        for label, root, names in others:
+            subprocess.run([*HRC, "run", "--quiet"], cwd=root,
                            env=CHILD_ENV, capture_output=True, check=False)  # its caches
-            for name in BASELINE_ROWS:
+            for name in names:
                 if name in rows:
-                    rows[f"{name} (baseline)"] = (rows[name][0], baseline)
+                    rows[f"{name} ({label})"] = (rows[name][0], root)
         best: dict[str, float] = {}
         status: dict[str, int] = {}
-        for _ in range(rounds):
+        for round_ in range(rounds):
             for name, (argv, cwd) in rows.items():
+                if round_ and name.split(" (")[0] in SLOW_ROWS:
+                    continue
                 used, code = cpu_of(argv, cwd=cwd)
                 best[name] = min(best.get(name, used), used)
                 status[name] = code
     ratios = []
     pairs = RATIOS + [(f"{name} (baseline)", name, None) for name in BASELINE_ROWS]
+    for spec in against:
+        label = spec.partition("=")[2] or spec
+        pairs += [(f"{name} (at {label})", name,
+                   RELEASE_TARGETS.get(name) if spec == RELEASE else None)
+                  for name in RELEASE_ROWS]
     for row, base, target in pairs:
         if row in best and base in best and best[base] > 0:
             value = best[row] / best[base]
+            speed_up = " (at " in row  # a release's time over this one's: at least target
             ratios.append({"row": row, "baseline": base, "ratio": value, "target": target,
-                           "met": None if target is None else value <= target})
+                           "at_least": speed_up,
+                           "met": None if target is None else (
+                               value >= target if speed_up else value <= target)})
     return {"rounds": rounds, "run_messages": cases, "record_from": record_from,
-            "cpu_seconds": best, "exit": status, "ratios": ratios}
+            "against": list(against), "cpu_seconds": best, "exit": status, "ratios": ratios}
 
 
 def _use_root(root: Path) -> None:
@@ -269,10 +321,17 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--baseline", type=Path, metavar="DIR",
                         help="another checkout (e.g. an export of main) whose hrc rows are "
                         "measured in the same run; ratios say baseline / this")
+    parser.add_argument("--against", action="append", metavar="REV=LABEL",
+                        help=f"a release to measure in the same run ({RELEASE}; repeatable; "
+                        "'none' for none)")
+    parser.add_argument("--mutants", action="store_true",
+                        help="add hrc selftest mutants --workers 2 (minutes per checkout)")
     opts = parser.parse_args(args)
     _use_root(opts.root.resolve())
+    against = tuple(a for a in (opts.against or [RELEASE]) if a != "none")
     result = measure(opts.rounds, opts.record_from, opts.skip_ports,
-                     opts.baseline.resolve() if opts.baseline else None)
+                     opts.baseline.resolve() if opts.baseline else None, against,
+                     opts.mutants)
     print(f"{result['run_messages']:,} run messages, best of {opts.rounds}, CPU s "
           "(process + children)")
     print("| row | CPU (s) | exit |")
@@ -284,7 +343,8 @@ def main(argv: list[str] | None = None) -> int:
     print("|---|---:|---|")
     for r in result["ratios"]:
         target = "" if r["target"] is None else (
-            f"≤ {r['target']:g}× {'met' if r['met'] else 'missed'}")
+            f"{'≥' if r['at_least'] else '≤'} {r['target']:g}× "
+            f"{'met' if r['met'] else 'missed'}")
         print(f"| {r['row']} / {r['baseline']} | {r['ratio']:.2f}× | {target} |")
     if opts.json:
         opts.json.write_text(json.dumps(result, indent=1), encoding="utf-8")

@@ -30,14 +30,28 @@ def is_control(ch: str) -> bool:
     return cp <= 0x1F or 0x7F <= cp <= 0x9F
 
 
+#: Every character is_control accepts (all below U+00A0), for a text-wide test in C.
+_CONTROLS = frozenset(ch for ch in map(chr, range(0xA0)) if is_control(ch))
+
+
 def strip_zero_width(text: str) -> str:
     """TEXT-1: delete U+200B, U+200C, U+200D and U+FEFF."""
+    if ZERO_WIDTH.isdisjoint(text):
+        return text  # nothing to delete, found in C (issue 40)
     return "".join(ch for ch in text if ch not in ZERO_WIDTH)
+
+
+@cache
+def _bare_controls(whitespace: frozenset[str]) -> frozenset[str]:
+    """The control characters that are not White_Space."""
+    return _CONTROLS - whitespace
 
 
 def controls_to_space(text: str) -> str:
     """TEXT-2: every control character that is not whitespace becomes U+0020."""
-    return "".join(" " if (is_control(ch) and ch not in WHITESPACE) else ch for ch in text)
+    # the ones present are found and replaced in C (issue 40)
+    spaces = {ord(ch): " " for ch in _bare_controls(WHITESPACE).intersection(text)}
+    return text.translate(spaces) if spaces else text
 
 
 #: A run of this many non-starters sends nfc() through the pre-ordered path.
@@ -45,6 +59,8 @@ _LONG_MARK_RUN = 32
 
 
 def _has_long_mark_run(text: str) -> bool:
+    if max(text, default="") < "\u0300":
+        return False  # no combining mark can be below U+0300 (issue 40: found in C)
     run = 0
     for ch in text:
         if ch < "\u0300" or not unicodedata.combining(ch):
@@ -85,8 +101,18 @@ def lowercase(text: str) -> str:
     return text.lower()
 
 
+@cache
+def _beyond_space(whitespace: frozenset[str]) -> frozenset[str] | None:
+    """The White_Space characters other than U+0020, when U+0020 is one of them."""
+    return whitespace - {" "} if " " in whitespace else None
+
+
 def split_whitespace(text: str) -> list[str]:
     """TEXT-4: split on runs of White_Space; empty pieces are dropped."""
+    others = _beyond_space(WHITESPACE)
+    if others is not None and others.isdisjoint(text):
+        # U+0020 is the only White_Space present: the same pieces, split in C (issue 40)
+        return [piece for piece in text.split(" ") if piece]
     out: list[str] = []
     cur: list[str] = []
     for ch in text:
@@ -137,7 +163,9 @@ def is_punct_symbol(ch: str) -> bool:
 
 def punct_symbol_to_space(text: str) -> str:
     """TEXT-6: every P∪S code point becomes U+0020."""
-    return "".join(" " if is_punct_symbol(ch) else ch for ch in text)
+    # asked once per distinct character, replaced in C (issue 40)
+    spaces = {ord(ch): " " for ch in set(text) if is_punct_symbol(ch)}
+    return text.translate(spaces) if spaces else text
 
 
 def words(text: str) -> list[str]:
